@@ -1,0 +1,75 @@
+import type { Agent } from '../agent.ts';
+import { defineAgent } from '../define-agent.ts';
+import { calculatorTool, createClockTool, wordCountTool } from './assistant-tools.ts';
+import { createEchoAgent } from './echo.ts';
+
+/** Options of {@link createAssistantAgent}. */
+export interface AssistantAgentOptions {
+  /** The agent it hands off to when asked to repeat something (default: a new `echo`). */
+  echo?: Agent;
+  /** The clock behind the `clock` tool. */
+  now?: () => Date;
+}
+
+const REPEAT = /^\s*(?:please\s+)?(?:repeat|say|echo)(?:\s+after\s+me)?\b[\s:,]*([\s\S]*)$/i;
+const WORDS =
+  /\b(?:count(?:\s+the)?\s+words|word\s+count|how\s+many\s+words)\b[^:]*?(?::|\bin\b:?)\s*([\s\S]+)$/i;
+const TIME = /\b(?:time|clock|date)\b/i;
+const MATH_PREFIX = /^\s*(?:what\s+is|what's|calculate|compute|evaluate)\s+/i;
+const MATH = /^[\d\s.+\-*/%^()e]+$/i;
+
+const HELP =
+  'I can do arithmetic (try "what is 2 + 3 * 4"), tell the UTC time ("what time is it"), ' +
+  'count words ("count the words in: ..."), or repeat something ("repeat hello").';
+
+function mathExpression(input: string): string | undefined {
+  const candidate = input
+    .replace(MATH_PREFIX, '')
+    .replace(/[?=\s]+$/, '')
+    .trim();
+  return MATH.test(candidate) && /\d/.test(candidate) ? candidate : undefined;
+}
+
+/**
+ * Creates the deterministic `assistant` agent (no network): arithmetic with the `calculator`
+ * tool, the UTC time with `clock`, word counts with `word_count`, and a handoff to `echo` when
+ * asked to repeat something.
+ */
+export function createAssistantAgent(options: AssistantAgentOptions = {}): Agent {
+  const echo = options.echo ?? createEchoAgent();
+  const clock = createClockTool(options.now);
+  return defineAgent({
+    name: 'assistant',
+    description: 'A deterministic demo assistant: arithmetic, UTC time, word counts and repeating.',
+    instructions: HELP,
+    model: 'agentport/rules',
+    tools: [calculatorTool, clock, wordCountTool],
+    handoffs: [echo],
+    async *run(input, context) {
+      const repeat = REPEAT.exec(input);
+      if (repeat) {
+        const text = repeat[1]?.trim() ?? '';
+        if (text === '') return 'Tell me what to repeat, as in "repeat hello".';
+        return yield* context.handoff(echo, text);
+      }
+      const words = WORDS.exec(input);
+      if (words?.[1] !== undefined) {
+        const { words: count } = yield* context.callTool(wordCountTool, { text: words[1] });
+        yield { type: 'text-delta', delta: `${count} ${count === 1 ? 'word' : 'words'}` };
+        return;
+      }
+      const expression = mathExpression(input);
+      if (expression !== undefined) {
+        const { result } = yield* context.callTool(calculatorTool, { expression });
+        yield { type: 'text-delta', delta: `${expression} = ${result}` };
+        return;
+      }
+      if (TIME.test(input)) {
+        const { utc } = yield* context.callTool(clock, {});
+        yield { type: 'text-delta', delta: `The current UTC time is ${utc}` };
+        return;
+      }
+      yield { type: 'text-delta', delta: HELP };
+    },
+  });
+}

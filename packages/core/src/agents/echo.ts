@@ -1,0 +1,20 @@
+import type { Agent } from '../agent.ts';
+import { defineAgent } from '../define-agent.ts';
+
+/**
+ * Creates the `echo` agent: it streams its input back word by word (whitespace kept), so its
+ * output is exactly its input.
+ */
+export function createEchoAgent(name = 'echo'): Agent {
+  return defineAgent({
+    name,
+    description: 'Streams its input back word by word.',
+    instructions: 'Repeat the input exactly.',
+    model: 'agentport/echo',
+    async *run(input) {
+      for (const word of input.split(/(?<=\S)(?=\s)/)) {
+        if (word !== '') yield { type: 'text-delta', delta: word };
+      }
+    },
+  });
+}

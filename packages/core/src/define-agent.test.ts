@@ -1,0 +1,242 @@
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { sleep } from './abortable.ts';
+import type { AgentEvent } from './agent-event.ts';
+import { defineAgent } from './define-agent.ts';
+import { AgentFailureError } from './errors/agent-failure-error.ts';
+import { CancellationError } from './errors/cancellation-error.ts';
+import { InvalidInputError } from './errors/invalid-input-error.ts';
+import { defineTool } from './tool.ts';
+
+async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
+  const all: AgentEvent[] = [];
+  for await (const event of events) all.push(event);
+  return all;
+}
+
+const double = defineTool({
+  name: 'double',
+  parameters: z.object({ n: z.number() }),
+  execute: ({ n }) => n * 2,
+});
+
+describe('defineAgent', () => {
+  it('streams the run events and ends with done carrying the joined text', async () => {
+    const agent = defineAgent({
+      name: 'words',
+      async *run() {
+        yield { type: 'text-delta', delta: 'a' };
+        yield { type: 'text-delta', delta: 'b' };
+      },
+    });
+    expect(await collect(agent.stream('x'))).toEqual([
+      { type: 'text-delta', delta: 'a' },
+      { type: 'text-delta', delta: 'b' },
+      { type: 'done', output: 'ab' },
+    ]);
+    await expect(agent.invoke('x')).resolves.toBe('ab');
+  });
+
+  it('uses a returned string as the output', async () => {
+    const agent = defineAgent({
+      name: 'returns',
+      async *run(input) {
+        yield { type: 'text-delta', delta: 'thinking' };
+        return `answer to ${input}`;
+      },
+    });
+    await expect(agent.invoke('q')).resolves.toBe('answer to q');
+  });
+
+  it('keeps its identity, tools and handoffs', () => {
+    const other = defineAgent({ name: 'other', async *run() {} });
+    const agent = defineAgent({
+      name: 'full',
+      description: 'd',
+      instructions: 'i',
+      model: 'm',
+      tools: [double],
+      handoffs: [other],
+      async *run() {},
+    });
+    expect(agent).toMatchObject({ name: 'full', description: 'd', instructions: 'i', model: 'm' });
+    expect(agent.tools.map((tool) => tool.name)).toEqual(['double']);
+    expect(agent.handoffs.map((handoff) => handoff.name)).toEqual(['other']);
+  });
+
+  it.each(['', 'Upper', 'has space', 'a/b', 'x'.repeat(65)])('rejects the name %j', (name) => {
+    expect(() => defineAgent({ name, async *run() {} })).toThrow(InvalidInputError);
+  });
+
+  it('accepts names of lower-case letters, digits, - and _', () => {
+    expect(defineAgent({ name: 'my-agent_2', async *run() {} }).name).toBe('my-agent_2');
+  });
+
+  it('refuses two tools with one name', () => {
+    expect(() => defineAgent({ name: 'dup', tools: [double, double], async *run() {} })).toThrow(
+      /two tools/,
+    );
+  });
+
+  it('emits tool-call and tool-result around a tool call', async () => {
+    const agent = defineAgent({
+      name: 'tooled',
+      tools: [double],
+      async *run(_input, context) {
+        const result = yield* context.callTool(double, { n: 21 });
+        return String(result);
+      },
+    });
+    const events = await collect(agent.stream('go'));
+    expect(events).toMatchObject([
+      { type: 'tool-call', name: 'double', input: { n: 21 } },
+      { type: 'tool-result', name: 'double', output: 42 },
+      { type: 'done', output: '42' },
+    ]);
+    const [call, result] = events as [AgentEvent & { id: string }, AgentEvent & { id: string }];
+    expect(call.id).toMatch(/^call_/);
+    expect(result.id).toBe(call.id);
+  });
+
+  it('fails the run with invalid_tool_arguments when a tool gets bad arguments', async () => {
+    const agent = defineAgent({
+      name: 'bad-args',
+      tools: [double],
+      async *run(_input, context) {
+        yield* context.callTool('double', { n: 'x' });
+      },
+    });
+    const events = await collect(agent.stream('go'));
+    expect(events.at(-1)).toMatchObject({ type: 'error', code: 'invalid_tool_arguments' });
+    await expect(agent.invoke('go')).rejects.toMatchObject({ code: 'invalid_tool_arguments' });
+  });
+
+  it('hands off to another agent and returns its output', async () => {
+    const target = defineAgent({
+      name: 'target',
+      async *run(input) {
+        yield { type: 'text-delta', delta: input.toUpperCase() };
+      },
+    });
+    const agent = defineAgent({
+      name: 'router',
+      handoffs: [target],
+      async *run(input, context) {
+        return yield* context.handoff('target', input);
+      },
+    });
+    expect(await collect(agent.stream('hi'))).toEqual([
+      { type: 'handoff', from: 'router', to: 'target' },
+      { type: 'text-delta', delta: 'HI' },
+      { type: 'done', output: 'HI' },
+    ]);
+  });
+
+  it('fails with agent_not_found when handing off to an unknown agent', async () => {
+    const agent = defineAgent({
+      name: 'lost',
+      async *run(input, context) {
+        return yield* context.handoff('nobody', input);
+      },
+    });
+    await expect(agent.invoke('x')).rejects.toMatchObject({ code: 'agent_not_found' });
+  });
+
+  it('reports a thrown error as a final error event with a safe message', async () => {
+    const agent = defineAgent({
+      name: 'broken',
+      async *run() {
+        yield { type: 'text-delta', delta: 'partial' };
+        throw new Error('database password is hunter2');
+      },
+    });
+    const events = await collect(agent.stream('x'));
+    expect(events).toEqual([
+      { type: 'text-delta', delta: 'partial' },
+      { type: 'error', code: 'agent_failure', message: "Agent 'broken' failed" },
+    ]);
+    const error = await agent.invoke('x').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AgentFailureError);
+    expect((error as AgentFailureError).agentName).toBe('broken');
+    expect((error as Error).cause).toBeInstanceOf(Error);
+  });
+
+  it('passes an AgentPort error through with its own code and message', async () => {
+    const agent = defineAgent({
+      name: 'picky',
+      async *run(input) {
+        if (input === 'x') throw new InvalidInputError('no thanks');
+        yield { type: 'text-delta', delta: input };
+      },
+    });
+    await expect(agent.invoke('x')).rejects.toBeInstanceOf(InvalidInputError);
+  });
+
+  it('ends with a canceled error at once when the signal aborts, even if the run ignores it', async () => {
+    let finished = false;
+    const agent = defineAgent({
+      name: 'stubborn',
+      async *run() {
+        yield { type: 'text-delta', delta: 'start' };
+        await sleep(5_000);
+        finished = true;
+      },
+    });
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = agent.invoke('x', { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    await expect(pending).rejects.toBeInstanceOf(CancellationError);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(finished).toBe(false);
+  });
+
+  it('passes the signal and metadata to the run', async () => {
+    const controller = new AbortController();
+    let seen: unknown;
+    const agent = defineAgent({
+      name: 'meta',
+      async *run(input, context) {
+        seen = { aborted: context.signal.aborted, metadata: context.metadata };
+        yield { type: 'text-delta', delta: input };
+      },
+    });
+    await agent.invoke('x', { signal: controller.signal, metadata: { requestId: 'r1' } });
+    expect(seen).toEqual({ aborted: false, metadata: { requestId: 'r1' } });
+  });
+
+  it('rejects at once when the signal is already aborted', async () => {
+    let ran = false;
+    const agent = defineAgent({
+      name: 'never',
+      async *run(input) {
+        ran = true;
+        yield { type: 'text-delta', delta: input };
+      },
+    });
+    await expect(agent.invoke('x', { signal: AbortSignal.abort() })).rejects.toMatchObject({
+      code: 'canceled',
+    });
+    expect(ran).toBe(false);
+  });
+
+  it('runs the run finally block when the consumer stops early', async () => {
+    let closed = false;
+    const agent = defineAgent({
+      name: 'closable',
+      async *run() {
+        try {
+          yield { type: 'text-delta', delta: 'one' };
+          yield { type: 'text-delta', delta: 'two' };
+        } finally {
+          closed = true;
+        }
+      },
+    });
+    for await (const event of agent.stream('x')) {
+      expect(event.type).toBe('text-delta');
+      break;
+    }
+    expect(closed).toBe(true);
+  });
+});

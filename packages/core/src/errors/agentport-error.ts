@@ -1,0 +1,37 @@
+const brand = Symbol.for('agentport.error');
+
+/** Options shared by every AgentPort error. */
+export interface AgentPortErrorOptions {
+  /** Stable machine-readable code, in snake_case. */
+  code: string;
+  /** Human-readable message that is safe to show to a remote caller. */
+  message: string;
+  /** HTTP status a surface should answer with. */
+  status?: number;
+  /** The underlying error, kept for logs and never sent over the wire. */
+  cause?: unknown;
+}
+
+/**
+ * Base class of every AgentPort error: a stable `code`, an HTTP `status` hint and a message that
+ * is safe to send to a remote caller.
+ */
+export class AgentPortError extends Error {
+  readonly [brand] = true;
+  /** Stable machine-readable code, in snake_case. */
+  readonly code: string;
+  /** HTTP status a surface should answer with. */
+  readonly status: number;
+
+  constructor(options: AgentPortErrorOptions) {
+    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AgentPortError';
+    this.code = options.code;
+    this.status = options.status ?? 500;
+  }
+
+  /** Whether a value is an AgentPort error, even one created by another copy of this package. */
+  static isInstance(value: unknown): value is AgentPortError {
+    return typeof value === 'object' && value !== null && brand in value;
+  }
+}

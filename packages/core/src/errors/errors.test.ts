@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { AgentFailureError } from './agent-failure-error.ts';
+import { AgentNotFoundError } from './agent-not-found-error.ts';
+import { AgentPortError } from './agentport-error.ts';
+import { CancellationError } from './cancellation-error.ts';
+import { DuplicateAgentError } from './duplicate-agent-error.ts';
+import { InvalidInputError } from './invalid-input-error.ts';
+import { InvalidTransitionError } from './invalid-transition-error.ts';
+import { TaskConflictError } from './task-conflict-error.ts';
+import { TaskNotCancelableError } from './task-not-cancelable-error.ts';
+import { TaskNotFoundError } from './task-not-found-error.ts';
+import { toAgentPortError } from './to-agentport-error.ts';
+import { ToolArgumentsError } from './tool-arguments-error.ts';
+
+describe('AgentPortError', () => {
+  it.each([
+    [new InvalidInputError('bad'), 'invalid_input', 400],
+    [new AgentNotFoundError('x'), 'agent_not_found', 404],
+    [new DuplicateAgentError('x'), 'duplicate_agent', 409],
+    [new TaskNotFoundError('t1'), 'task_not_found', 404],
+    [new TaskNotCancelableError('t1', 'completed'), 'task_not_cancelable', 409],
+    [new TaskConflictError('t1', 'working'), 'task_conflict', 409],
+    [new InvalidTransitionError('completed', 'working'), 'invalid_transition', 409],
+    [new AgentFailureError({ agentName: 'a' }), 'agent_failure', 500],
+    [new CancellationError(), 'canceled', 409],
+    [new ToolArgumentsError('calc', 'missing x'), 'invalid_tool_arguments', 400],
+  ])('gives %o a stable code and status', (error, code, status) => {
+    expect(error).toBeInstanceOf(AgentPortError);
+    expect(error.code).toBe(code);
+    expect(error.status).toBe(status);
+    expect(AgentPortError.isInstance(error)).toBe(true);
+  });
+
+  it('recognises errors from another copy of the package by their brand', () => {
+    const foreign = Object.assign(new Error('x'), { [Symbol.for('agentport.error')]: true });
+    expect(AgentPortError.isInstance(foreign)).toBe(true);
+    expect(AgentPortError.isInstance(new Error('plain'))).toBe(false);
+    expect(AgentPortError.isInstance(null)).toBe(false);
+  });
+
+  it('carries typed context', () => {
+    expect(new TaskNotFoundError('t9').taskId).toBe('t9');
+    expect(new AgentNotFoundError('echo').agentName).toBe('echo');
+    expect(new TaskNotCancelableError('t1', 'failed').taskStatus).toBe('failed');
+  });
+
+  it('hides the message of an unknown error behind a generic internal error', () => {
+    const secret = new Error('password=hunter2');
+    const error = toAgentPortError(secret);
+    expect(error.code).toBe('internal_error');
+    expect(error.status).toBe(500);
+    expect(error.message).not.toContain('hunter2');
+    expect(error.cause).toBe(secret);
+    const known = new TaskNotFoundError('t1');
+    expect(toAgentPortError(known)).toBe(known);
+  });
+});

@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryTaskStore } from './memory-task-store.ts';
+import type { Task } from './task.ts';
+import type { TaskStore } from './task-store.ts';
+
+function newTask(id: string, agentName = 'echo') {
+  return { id, agentName, input: `input ${id}`, metadata: { id } };
+}
+
+async function finish(store: TaskStore, id: string): Promise<void> {
+  await store.update(id, { status: 'working' }, { expectedStatus: 'submitted' });
+  await store.update(id, { status: 'completed', output: 'ok' }, { expectedStatus: 'working' });
+}
+
+describe('createMemoryTaskStore', () => {
+  it('creates a task in submitted with timestamps and gets it back', async () => {
+    const store = createMemoryTaskStore({ now: () => Date.UTC(2026, 0, 1) });
+    const task = await store.create(newTask('t1'));
+    expect(task).toEqual({
+      id: 't1',
+      agentName: 'echo',
+      status: 'submitted',
+      input: 'input t1',
+      metadata: { id: 't1' },
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    });
+    await expect(store.get('t1')).resolves.toEqual(task);
+    await expect(store.get('missing')).resolves.toBeUndefined();
+  });
+
+  it('refuses a duplicate id', async () => {
+    const store = createMemoryTaskStore();
+    await store.create(newTask('t1'));
+    await expect(store.create(newTask('t1'))).rejects.toMatchObject({ code: 'invalid_input' });
+  });
+
+  it('hands out frozen tasks so callers cannot change stored state', async () => {
+    const store = createMemoryTaskStore();
+    const task = await store.create(newTask('t1'));
+    expect(Object.isFrozen(task)).toBe(true);
+    expect(Object.isFrozen(task.metadata)).toBe(true);
+  });
+
+  it('applies an update only while the task is in the expected status', async () => {
+    const store = createMemoryTaskStore();
+    await store.create(newTask('t1'));
+    const working = await store.update(
+      't1',
+      { status: 'working' },
+      { expectedStatus: 'submitted' },
+    );
+    expect(working.status).toBe('working');
+    await expect(
+      store.update('t1', { status: 'canceled' }, { expectedStatus: 'submitted' }),
+    ).rejects.toMatchObject({ code: 'task_conflict', taskStatus: 'working' });
+    const progress = await store.update('t1', { output: 'so far' }, { expectedStatus: 'working' });
+    expect(progress).toMatchObject({ status: 'working', output: 'so far' });
+  });
+
+  it('rejects a move the lifecycle forbids', async () => {
+    const store = createMemoryTaskStore();
+    await store.create(newTask('t1'));
+    await expect(
+      store.update('t1', { status: 'completed' }, { expectedStatus: 'submitted' }),
+    ).rejects.toMatchObject({ code: 'invalid_transition' });
+  });
+
+  it('answers task_not_found when updating an unknown task', async () => {
+    const store = createMemoryTaskStore();
+    await expect(
+      store.update('nope', { status: 'working' }, { expectedStatus: 'submitted' }),
+    ).rejects.toMatchObject({ code: 'task_not_found' });
+  });
+
+  it('lists newest first in pages with a cursor', async () => {
+    const store = createMemoryTaskStore();
+    for (let index = 1; index <= 5; index += 1) await store.create(newTask(`t${index}`));
+    const first = await store.list({ limit: 2 });
+    expect(first.tasks.map((task) => task.id)).toEqual(['t5', 't4']);
+    expect(first.nextCursor).toBeTypeOf('string');
+    const second = await store.list({ limit: 2, cursor: first.nextCursor as string });
+    expect(second.tasks.map((task) => task.id)).toEqual(['t3', 't2']);
+    const third = await store.list({ limit: 2, cursor: second.nextCursor as string });
+    expect(third.tasks.map((task) => task.id)).toEqual(['t1']);
+    expect(third.nextCursor).toBeUndefined();
+  });
+
+  it('gives no cursor when the last page is exactly full', async () => {
+    const store = createMemoryTaskStore();
+    await store.create(newTask('t1'));
+    await store.create(newTask('t2'));
+    expect((await store.list({ limit: 2 })).nextCursor).toBeUndefined();
+  });
+
+  it('filters by status and agent', async () => {
+    const store = createMemoryTaskStore();
+    await store.create(newTask('t1'));
+    await store.create(newTask('t2', 'other'));
+    await store.create(newTask('t3'));
+    await finish(store, 't3');
+    const completed = await store.list({ status: 'completed' });
+    expect(completed.tasks.map((task) => task.id)).toEqual(['t3']);
+    const echo = await store.list({ agentName: 'echo' });
+    expect(echo.tasks.map((task) => task.id)).toEqual(['t3', 't1']);
+  });
+
+  it('rejects a malformed cursor or limit', async () => {
+    const store = createMemoryTaskStore();
+    await expect(store.list({ cursor: 'garbage!' })).rejects.toMatchObject({ field: 'cursor' });
+    await expect(store.list({ limit: 0 })).rejects.toMatchObject({ field: 'limit' });
+    await expect(store.list({ limit: 101 })).rejects.toMatchObject({ field: 'limit' });
+  });
+
+  it('deletes finished tasks whose TTL ran out, never running ones', async () => {
+    let clock = 0;
+    const store = createMemoryTaskStore({ ttlMs: 1_000, now: () => clock });
+    await store.create(newTask('done'));
+    await store.create(newTask('running'));
+    await finish(store, 'done');
+    await store.update('running', { status: 'working' }, { expectedStatus: 'submitted' });
+    clock = 999;
+    await expect(store.deleteExpired()).resolves.toBe(0);
+    clock = 5_000;
+    await expect(store.deleteExpired()).resolves.toBe(1);
+    await expect(store.get('done')).resolves.toBeUndefined();
+    await expect(store.get('running')).resolves.toMatchObject({ status: 'working' });
+  });
+
+  it('evicts the oldest finished tasks first when full, and never a running one', async () => {
+    const store = createMemoryTaskStore({ maxTasks: 3 });
+    await store.create(newTask('running'));
+    await store.update('running', { status: 'working' }, { expectedStatus: 'submitted' });
+    await store.create(newTask('old'));
+    await store.create(newTask('newer'));
+    await finish(store, 'old');
+    await finish(store, 'newer');
+    await store.create(newTask('fourth'));
+    await expect(store.get('old')).resolves.toBeUndefined();
+    await expect(store.get('newer')).resolves.toBeDefined();
+    await expect(store.get('running')).resolves.toBeDefined();
+    await store.create(newTask('fifth'));
+    await expect(store.get('newer')).resolves.toBeUndefined();
+    await store.create(newTask('sixth'));
+    const ids = (await store.list()).tasks.map((task) => task.id);
+    expect(ids).toEqual(['sixth', 'fifth', 'fourth', 'running']);
+  });
+
+  it('notifies subscribers of every change until they unsubscribe', async () => {
+    const store = createMemoryTaskStore();
+    const seen: Task[] = [];
+    const unsubscribe = store.subscribe((task) => seen.push(task));
+    store.subscribe(() => {
+      throw new Error('a broken listener');
+    });
+    await store.create(newTask('t1'));
+    await store.update('t1', { status: 'working' }, { expectedStatus: 'submitted' });
+    unsubscribe();
+    await store.update('t1', { status: 'canceled' }, { expectedStatus: 'working' });
+    expect(seen.map((task) => task.status)).toEqual(['submitted', 'working']);
+  });
+});

@@ -1,0 +1,240 @@
+import { describe, expect, it } from 'vitest';
+import { sleep } from '../abortable.ts';
+import { createEchoAgent } from '../agents/echo.ts';
+import { defineAgent } from '../define-agent.ts';
+import { createMemoryTaskStore } from './memory-task-store.ts';
+import type { Task } from './task.ts';
+import { createTaskRunner } from './task-runner.ts';
+
+/** An agent that waits until released, and records whether its signal was aborted. */
+function gatedAgent(name = 'gated', options: { ignoreSignal?: boolean } = {}) {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const state = { started: 0, aborted: false, finished: false };
+  const agent = defineAgent({
+    name,
+    async *run(input, { signal }) {
+      state.started += 1;
+      signal.addEventListener('abort', () => {
+        state.aborted = true;
+      });
+      yield { type: 'text-delta', delta: 'working on it' };
+      await (options.ignoreSignal ? gate : Promise.race([gate, sleep(60_000, signal)]));
+      state.finished = true;
+      return `late ${input}`;
+    },
+  });
+  return { agent, state, release: () => release() };
+}
+
+describe('createTaskRunner', () => {
+  it('moves a task through submitted, working and completed', async () => {
+    const runner = createTaskRunner({ agent: createEchoAgent() });
+    const statuses: string[] = [];
+    runner.store.subscribe((task) => statuses.push(task.status));
+    const task = await runner.submit('hello world', { metadata: { requestId: 'r1' } });
+    expect(task).toMatchObject({ status: 'submitted', agentName: 'echo', input: 'hello world' });
+    const done = await runner.wait(task.id);
+    expect(done).toMatchObject({ status: 'completed', output: 'hello world' });
+    expect(done.metadata).toEqual({ requestId: 'r1' });
+    expect(statuses[0]).toBe('submitted');
+    expect(statuses[1]).toBe('working');
+    expect(statuses.at(-1)).toBe('completed');
+  });
+
+  it('refuses empty input', async () => {
+    const runner = createTaskRunner({ agent: createEchoAgent() });
+    await expect(runner.submit('')).rejects.toMatchObject({ code: 'invalid_input' });
+  });
+
+  it('fails a task whose agent throws, with a safe message', async () => {
+    const agent = defineAgent({
+      name: 'broken',
+      async *run(input) {
+        if (input === 'x') throw new Error('secret connection string');
+        yield { type: 'text-delta', delta: input };
+      },
+    });
+    const runner = createTaskRunner({ agent });
+    const task = await runner.submit('x');
+    const done = await runner.wait(task.id);
+    expect(done.status).toBe('failed');
+    expect(done.error).toEqual({ code: 'agent_failure', message: "Agent 'broken' failed" });
+    expect(JSON.stringify(done)).not.toContain('secret');
+  });
+
+  it('cancels a task before it starts: it never runs', async () => {
+    const blocker = gatedAgent();
+    const runner = createTaskRunner({ agent: blocker.agent, maxConcurrency: 1 });
+    const first = await runner.submit('one');
+    const second = await runner.submit('two');
+    await sleep(10);
+    expect((await runner.get(second.id)).status).toBe('submitted');
+    const canceled = await runner.cancel(second.id);
+    expect(canceled.status).toBe('canceled');
+    blocker.release();
+    await runner.wait(first.id);
+    await sleep(10);
+    expect(blocker.state.started).toBe(1);
+    expect((await runner.get(second.id)).status).toBe('canceled');
+  });
+
+  it('cancels a running task whose agent ignores its signal and discards its late result', async () => {
+    const stubborn = gatedAgent('stubborn', { ignoreSignal: true });
+    const runner = createTaskRunner({ agent: stubborn.agent });
+    const task = await runner.submit('x');
+    await sleep(10);
+    expect((await runner.get(task.id)).status).toBe('working');
+    const canceled = await runner.cancel(task.id);
+    expect(canceled.status).toBe('canceled');
+    expect(stubborn.state.aborted).toBe(true);
+    stubborn.release();
+    await sleep(20);
+    const after = await runner.get(task.id);
+    expect(after.status).toBe('canceled');
+    expect(after.output).toBe('working on it');
+  });
+
+  it('aborts the agent signal when a running task is canceled', async () => {
+    const gated = gatedAgent();
+    const runner = createTaskRunner({ agent: gated.agent });
+    const task = await runner.submit('x');
+    await sleep(10);
+    await runner.cancel(task.id);
+    await sleep(10);
+    expect(gated.state.aborted).toBe(true);
+    expect(gated.state.finished).toBe(false);
+  });
+
+  it('answers the canceled task unchanged when canceled twice', async () => {
+    const gated = gatedAgent();
+    const runner = createTaskRunner({ agent: gated.agent });
+    const task = await runner.submit('x');
+    const first = await runner.cancel(task.id);
+    const second = await runner.cancel(task.id);
+    expect(second).toEqual(first);
+  });
+
+  it('raises a conflict instead of rewriting a finished task', async () => {
+    const runner = createTaskRunner({ agent: createEchoAgent() });
+    const task = await runner.submit('x');
+    await runner.wait(task.id);
+    await expect(runner.cancel(task.id)).rejects.toMatchObject({
+      code: 'task_not_cancelable',
+      status: 409,
+    });
+    expect((await runner.get(task.id)).status).toBe('completed');
+  });
+
+  it('runs at most maxConcurrency tasks at once; the rest wait in submitted', async () => {
+    let running = 0;
+    let peak = 0;
+    const agent = defineAgent({
+      name: 'busy',
+      async *run(input) {
+        yield { type: 'text-delta', delta: input };
+        running += 1;
+        peak = Math.max(peak, running);
+        await sleep(15);
+        running -= 1;
+        return 'ok';
+      },
+    });
+    const runner = createTaskRunner({ agent, maxConcurrency: 2 });
+    const tasks = await Promise.all([1, 2, 3, 4, 5].map((index) => runner.submit(`t${index}`)));
+    await sleep(5);
+    const statuses = await Promise.all(tasks.map((task) => runner.get(task.id)));
+    expect(statuses.filter((task) => task.status === 'submitted')).toHaveLength(3);
+    const done = await Promise.all(tasks.map((task) => runner.wait(task.id)));
+    expect(done.every((task) => task.status === 'completed')).toBe(true);
+    expect(peak).toBe(2);
+  });
+
+  it('frees the slot of a canceled task whose agent never stops', async () => {
+    const stubborn = gatedAgent('stubborn', { ignoreSignal: true });
+    const runner = createTaskRunner({ agent: stubborn.agent, maxConcurrency: 1 });
+    const first = await runner.submit('one');
+    const second = await runner.submit('two');
+    await sleep(10);
+    await runner.cancel(first.id);
+    await sleep(10);
+    expect((await runner.get(second.id)).status).toBe('working');
+    await runner.cancel(second.id);
+  });
+
+  it('resolves wait with the task as it is when the timeout runs out', async () => {
+    const gated = gatedAgent();
+    const runner = createTaskRunner({ agent: gated.agent });
+    const task = await runner.submit('x');
+    const waited = await runner.wait(task.id, { timeoutMs: 30 });
+    expect(waited.status).toBe('working');
+    await runner.close();
+  });
+
+  it('rejects wait when its signal aborts', async () => {
+    const gated = gatedAgent();
+    const runner = createTaskRunner({ agent: gated.agent });
+    const task = await runner.submit('x');
+    const controller = new AbortController();
+    const pending = runner.wait(task.id, { signal: controller.signal });
+    controller.abort(new Error('gone'));
+    await expect(pending).rejects.toThrow('gone');
+    await runner.close();
+  });
+
+  it('watches a task from submitted to its terminal status', async () => {
+    const runner = createTaskRunner({ agent: createEchoAgent() });
+    const task = await runner.submit('a b');
+    const seen: Task[] = [];
+    for await (const update of runner.watch(task.id)) seen.push(update);
+    expect(['submitted', 'working']).toContain(seen[0]?.status);
+    expect(seen.at(-1)).toMatchObject({ status: 'completed', output: 'a b' });
+    const order = ['submitted', 'working', 'completed'];
+    const ranks = seen.map((update) => order.indexOf(update.status));
+    expect(ranks).toEqual([...ranks].sort());
+    expect(seen.filter((update) => update.status === 'completed')).toHaveLength(1);
+  });
+
+  it('treats a task of another agent in a shared store as not found', async () => {
+    const store = createMemoryTaskStore();
+    const echo = createTaskRunner({ agent: createEchoAgent(), store });
+    const other = createTaskRunner({ agent: createEchoAgent('other'), store });
+    const task = await echo.submit('x');
+    await expect(other.get(task.id)).rejects.toMatchObject({ code: 'task_not_found' });
+    expect((await other.list()).tasks).toEqual([]);
+    expect((await echo.list()).tasks.map((entry) => entry.id)).toEqual([task.id]);
+  });
+
+  it('aborts its agent when another runner on the same store cancels the task', async () => {
+    const store = createMemoryTaskStore();
+    const gated = gatedAgent();
+    const owner = createTaskRunner({ agent: gated.agent, store });
+    const elsewhere = createTaskRunner({ agent: gated.agent, store });
+    const task = await owner.submit('x');
+    await sleep(10);
+    await elsewhere.cancel(task.id);
+    await sleep(10);
+    expect(gated.state.aborted).toBe(true);
+    expect((await owner.get(task.id)).status).toBe('canceled');
+  });
+
+  it('cancels running and queued tasks on close', async () => {
+    const gated = gatedAgent();
+    const runner = createTaskRunner({ agent: gated.agent, maxConcurrency: 1 });
+    const first = await runner.submit('one');
+    const second = await runner.submit('two');
+    await sleep(10);
+    await runner.close();
+    expect((await runner.get(first.id)).status).toBe('canceled');
+    expect((await runner.get(second.id)).status).toBe('canceled');
+    expect(gated.state.aborted).toBe(true);
+  });
+
+  it('answers task_not_found for an unknown id', async () => {
+    const runner = createTaskRunner({ agent: createEchoAgent() });
+    await expect(runner.get('nope')).rejects.toMatchObject({ code: 'task_not_found' });
+    await expect(runner.cancel('nope')).rejects.toMatchObject({ code: 'task_not_found' });
+  });
+});

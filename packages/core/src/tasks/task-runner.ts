@@ -1,0 +1,319 @@
+import { nextOrAbort } from '../abortable.ts';
+import type { Agent } from '../agent.ts';
+import type { AgentEvent } from '../agent-event.ts';
+import { AgentPortError } from '../errors/agentport-error.ts';
+import { CancellationError } from '../errors/cancellation-error.ts';
+import { InvalidInputError } from '../errors/invalid-input-error.ts';
+import { TaskNotCancelableError } from '../errors/task-not-cancelable-error.ts';
+import { TaskNotFoundError } from '../errors/task-not-found-error.ts';
+import { toAgentPortError } from '../errors/to-agentport-error.ts';
+import { createMemoryTaskStore } from './memory-task-store.ts';
+import { isTerminalStatus, type Task } from './task.ts';
+import type { TaskListOptions, TaskPage, TaskStore } from './task-store.ts';
+
+/** Options of {@link createTaskRunner}. */
+export interface TaskRunnerOptions {
+  /** The agent every task runs. */
+  agent: Agent;
+  /** Where tasks live; defaults to a new in-memory store. Several runners may share one. */
+  store?: TaskStore;
+  /** How many tasks run at once; the rest wait in `submitted` (default 16). */
+  maxConcurrency?: number;
+}
+
+/** Options of {@link TaskRunner.wait} and {@link TaskRunner.watch}. */
+export interface TaskWaitOptions {
+  signal?: AbortSignal;
+  /** Give up after this long and resolve with the task as it is (wait only). */
+  timeoutMs?: number;
+}
+
+/** Runs an agent's tasks through their lifecycle, with bounded concurrency and cancellation. */
+export interface TaskRunner {
+  readonly agent: Agent;
+  readonly store: TaskStore;
+  /** Creates a task in `submitted` and schedules it; resolves with the created task. */
+  submit(input: string, options?: { metadata?: Record<string, unknown> }): Promise<Task>;
+  /** The task, or a TaskNotFoundError (also for a task of another agent in a shared store). */
+  get(id: string): Promise<Task>;
+  /** This agent's tasks, newest first. */
+  list(options?: Omit<TaskListOptions, 'agentName'>): Promise<TaskPage>;
+  /**
+   * Cancels a submitted or working task and aborts its agent; idempotent on a canceled task;
+   * TaskNotCancelableError on a completed or failed one.
+   */
+  cancel(id: string): Promise<Task>;
+  /** Resolves with the task once it is terminal, or as it is when `timeoutMs` runs out. */
+  wait(id: string, options?: TaskWaitOptions): Promise<Task>;
+  /** Yields the task now and after every change, until it is terminal or `signal` aborts. */
+  watch(id: string, options?: TaskWaitOptions): AsyncIterable<Task>;
+  /** Cancels every task this runner is running or has queued, and stops listening to the store. */
+  close(): Promise<void>;
+}
+
+type Watcher = (task: Task) => void;
+
+function isConflict(error: unknown): boolean {
+  return AgentPortError.isInstance(error) && error.code === 'task_conflict';
+}
+
+/**
+ * Creates a task runner for one agent.
+ *
+ * @example
+ * const runner = createTaskRunner({ agent: echo, maxConcurrency: 4 });
+ * const task = await runner.submit('hello');
+ * const done = await runner.wait(task.id); // done.output === 'hello'
+ */
+export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
+  const { agent } = options;
+  const store = options.store ?? createMemoryTaskStore();
+  const maxConcurrency = options.maxConcurrency ?? 16;
+  const queue: string[] = [];
+  const running = new Map<string, AbortController>();
+  const watchers = new Map<string, Set<Watcher>>();
+  let active = 0;
+
+  const unsubscribe = store.subscribe((task) => {
+    if (task.agentName !== agent.name) return;
+    if (task.status === 'canceled') {
+      // Whichever process canceled it, the agent running it here stops now and frees its slot.
+      const controller = running.get(task.id);
+      if (controller !== undefined) release(task.id, controller);
+      const queued = queue.indexOf(task.id);
+      if (queued !== -1) queue.splice(queued, 1);
+    }
+    for (const watcher of watchers.get(task.id) ?? []) watcher(task);
+  });
+
+  function release(id: string, controller: AbortController): void {
+    if (running.get(id) !== controller) return;
+    running.delete(id);
+    controller.abort(new CancellationError('The task was canceled'));
+    active -= 1;
+    pump();
+  }
+
+  function pump(): void {
+    while (active < maxConcurrency && queue.length > 0) {
+      const id = queue.shift() as string;
+      active += 1;
+      const controller = new AbortController();
+      running.set(id, controller);
+      void execute(id, controller).finally(() => {
+        if (running.get(id) === controller) {
+          running.delete(id);
+          active -= 1;
+          pump();
+        }
+      });
+    }
+  }
+
+  async function settle(id: string, event: AgentEvent, signal: AbortSignal): Promise<boolean> {
+    if (signal.aborted) return true;
+    if (event.type === 'text-delta') return false;
+    if (event.type === 'done') {
+      await store.update(
+        id,
+        { status: 'completed', output: event.output },
+        { expectedStatus: 'working' },
+      );
+      return true;
+    }
+    if (event.type === 'error') {
+      const error = { code: event.code, message: event.message };
+      await store.update(id, { status: 'failed', error }, { expectedStatus: 'working' });
+      return true;
+    }
+    return false;
+  }
+
+  async function execute(id: string, controller: AbortController): Promise<void> {
+    const { signal } = controller;
+    try {
+      const task = await store.update(id, { status: 'working' }, { expectedStatus: 'submitted' });
+      const iterator = agent
+        .stream(task.input, { signal, metadata: { ...task.metadata } })
+        [Symbol.asyncIterator]();
+      let output = '';
+      try {
+        while (!signal.aborted) {
+          const step = await nextOrAbort(iterator, signal);
+          if (step.done) break;
+          const event = step.value;
+          if (event.type === 'text-delta') {
+            output += event.delta;
+            await store.update(id, { output }, { expectedStatus: 'working' });
+          }
+          if (await settle(id, event, signal)) return;
+        }
+        if (!signal.aborted) {
+          const message = `Agent '${agent.name}' ended without a result`;
+          await settle(id, { type: 'error', code: 'agent_failure', message }, signal);
+        }
+      } finally {
+        // Never wait for an agent that ignores its signal: its late result is discarded.
+        void Promise.resolve(iterator.return?.()).catch(() => undefined);
+      }
+    } catch (error) {
+      if (signal.aborted || isConflict(error)) return;
+      const failure = toAgentPortError(error);
+      await store
+        .update(
+          id,
+          { status: 'failed', error: { code: failure.code, message: failure.message } },
+          {
+            expectedStatus: ['submitted', 'working'],
+          },
+        )
+        .catch(() => undefined);
+    }
+  }
+
+  async function get(id: string): Promise<Task> {
+    const task = await store.get(id);
+    if (task === undefined || task.agentName !== agent.name) throw new TaskNotFoundError(id);
+    return task;
+  }
+
+  function addWatcher(id: string, watcher: Watcher): () => void {
+    let set = watchers.get(id);
+    if (set === undefined) {
+      set = new Set();
+      watchers.set(id, set);
+    }
+    set.add(watcher);
+    return () => {
+      set.delete(watcher);
+      if (set.size === 0) watchers.delete(id);
+    };
+  }
+
+  return {
+    agent,
+    store,
+
+    async submit(input, submitOptions = {}) {
+      if (typeof input !== 'string' || input.length === 0) {
+        throw new InvalidInputError('input must be a non-empty string', { field: 'input' });
+      }
+      const task = await store.create({
+        id: globalThis.crypto.randomUUID(),
+        agentName: agent.name,
+        input,
+        metadata: submitOptions.metadata ?? {},
+      });
+      queue.push(task.id);
+      pump();
+      return task;
+    },
+
+    get,
+
+    list(listOptions = {}) {
+      return store.list({ ...listOptions, agentName: agent.name });
+    },
+
+    async cancel(id) {
+      const task = await get(id);
+      if (task.status === 'canceled') return task;
+      if (isTerminalStatus(task.status)) throw new TaskNotCancelableError(id, task.status);
+      try {
+        return await store.update(
+          id,
+          { status: 'canceled' },
+          { expectedStatus: ['submitted', 'working'] },
+        );
+      } catch (error) {
+        if (!isConflict(error)) throw error;
+        const now = await get(id);
+        if (now.status === 'canceled') return now;
+        throw new TaskNotCancelableError(id, now.status);
+      }
+    },
+
+    async wait(id, waitOptions = {}) {
+      const { signal, timeoutMs } = waitOptions;
+      signal?.throwIfAborted();
+      let stop: () => void = () => undefined;
+      const changed = new Promise<Task>((resolve, reject) => {
+        const remove = addWatcher(id, (task) => {
+          if (isTerminalStatus(task.status)) resolve(task);
+        });
+        const timer =
+          timeoutMs === undefined
+            ? undefined
+            : setTimeout(() => void get(id).then(resolve, reject), timeoutMs);
+        const onAbort = () => reject(signal?.reason);
+        signal?.addEventListener('abort', onAbort, { once: true });
+        stop = () => {
+          remove();
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+        };
+      });
+      try {
+        const current = await get(id);
+        if (isTerminalStatus(current.status)) return current;
+        return await changed;
+      } finally {
+        stop();
+      }
+    },
+
+    watch(id, watchOptions = {}) {
+      return watchTask(id, watchOptions.signal, get, addWatcher);
+    },
+
+    async close() {
+      unsubscribe();
+      const ids = [...queue, ...running.keys()];
+      queue.length = 0;
+      await Promise.all(
+        ids.map((id) =>
+          store
+            .update(id, { status: 'canceled' }, { expectedStatus: ['submitted', 'working'] })
+            .catch(() => undefined),
+        ),
+      );
+      for (const [id, controller] of [...running]) release(id, controller);
+    },
+  };
+}
+
+async function* watchTask(
+  id: string,
+  signal: AbortSignal | undefined,
+  get: (id: string) => Promise<Task>,
+  addWatcher: (id: string, watcher: Watcher) => () => void,
+): AsyncGenerator<Task> {
+  const pending: Task[] = [];
+  let wake: (() => void) | undefined;
+  const remove = addWatcher(id, (task) => {
+    pending.push(task);
+    wake?.();
+  });
+  const onAbort = () => wake?.();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    let last = await get(id);
+    yield last;
+    while (!isTerminalStatus(last.status) && !signal?.aborted) {
+      const next = pending.shift();
+      if (next === undefined) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = undefined;
+        continue;
+      }
+      if (next === last || next.updatedAt < last.updatedAt) continue;
+      last = next;
+      yield last;
+    }
+  } finally {
+    remove();
+    signal?.removeEventListener('abort', onAbort);
+  }
+}

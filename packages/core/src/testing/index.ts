@@ -1,0 +1,1 @@
+export { type ReadmeExampleResult, runReadmeExample } from './readme-example.ts';
