@@ -1,0 +1,57 @@
+import { AgentPortError, toAgentPortError } from '@agentport/core';
+import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { MethodNotAllowedError, RouteNotFoundError } from './http-errors.ts';
+
+/** The JSON error body of every AgentPort JSON surface. */
+export interface ErrorBody {
+  error: { code: string; message: string };
+}
+
+const STATUS_CODES: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  408: 'request_timeout',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'too_many_requests',
+  503: 'service_unavailable',
+};
+
+function fromHttpException(error: HTTPException): AgentPortError {
+  return new AgentPortError({
+    code: STATUS_CODES[error.status] ?? 'http_error',
+    message: error.message || 'Request failed',
+    status: error.status,
+    cause: error,
+  });
+}
+
+/**
+ * Maps anything thrown to the JSON error response `{ "error": { "code", "message" } }` with the
+ * error's status (and `Allow` for 405); unknown errors become a 500 with a generic message.
+ * This is the one place our JSON surfaces turn errors into responses.
+ */
+export function errorResponse(error: unknown): Response {
+  const known = error instanceof HTTPException ? fromHttpException(error) : toAgentPortError(error);
+  const body: ErrorBody = { error: { code: known.code, message: known.message } };
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
+  if (known instanceof MethodNotAllowedError) headers.allow = known.allow.join(', ');
+  return new Response(JSON.stringify(body), { status: known.status, headers });
+}
+
+/** A Hono `onError` handler answering with {@link errorResponse}. */
+export const jsonErrorHandler: ErrorHandler = (error) => errorResponse(error);
+
+/** A Hono `notFound` handler answering 404 `not_found` in the JSON error shape. */
+export const jsonNotFoundHandler: NotFoundHandler = (context: Context) =>
+  errorResponse(new RouteNotFoundError(context.req.path));
+
+/** A handler that answers 405 with `Allow` for a route that exists under other methods. */
+export function methodNotAllowed(allow: readonly string[]) {
+  return (context: Context): Response =>
+    errorResponse(new MethodNotAllowedError(context.req.method, allow));
+}

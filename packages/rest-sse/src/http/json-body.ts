@@ -1,0 +1,55 @@
+import { InvalidInputError } from '@agentport/core';
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type * as z from 'zod';
+import { errorResponse } from './error-response.ts';
+import {
+  InvalidJsonError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+} from './http-errors.ts';
+
+/** The default request body limit: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
+
+/** Middleware that answers 413 `payload_too_large` when the body is over `maxBytes`. */
+export function limitBody(maxBytes: number = DEFAULT_MAX_BODY_BYTES): MiddlewareHandler {
+  return bodyLimit({
+    maxSize: maxBytes,
+    onError: () => errorResponse(new PayloadTooLargeError(maxBytes)),
+  });
+}
+
+function describeIssue(issue: z.core.$ZodIssue | undefined): string {
+  if (issue === undefined) return 'Invalid request body';
+  const path = issue.path.length > 0 ? issue.path.join('.') : 'body';
+  return `${path}: ${issue.message}`;
+}
+
+/**
+ * Reads the request body as JSON and parses it with `schema`: 415 when the content type is not
+ * JSON, 400 `invalid_json` when it does not parse, 400 `invalid_input` naming the field when it
+ * does not match. Pair it with {@link limitBody} for the size limit.
+ */
+export async function parseJsonBody<TSchema extends z.ZodType>(
+  context: Context,
+  schema: TSchema,
+): Promise<z.output<TSchema>> {
+  const contentType = context.req.header('content-type');
+  const mediaType = contentType?.split(';')[0]?.trim() ?? '';
+  if (!JSON_MEDIA_TYPE.test(mediaType)) throw new UnsupportedMediaTypeError(contentType);
+  let body: unknown;
+  try {
+    body = JSON.parse(await context.req.text());
+  } catch {
+    throw new InvalidJsonError();
+  }
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new InvalidInputError(describeIssue(issue), { field: issue?.path.join('.') ?? '' });
+  }
+  return result.data;
+}

@@ -1,0 +1,98 @@
+import type { AddressInfo } from 'node:net';
+import { AgentPortError } from '@agentport/core';
+import { serve } from '@hono/node-server';
+
+/** Something with a web-standard fetch handler, such as a Hono app. */
+export interface FetchApp {
+  fetch: (request: Request, ...rest: never[]) => Response | Promise<Response>;
+}
+
+/** Options of {@link listen}. */
+export interface ListenOptions {
+  /** The port; 0 picks a free one (default 0). */
+  port?: number;
+  /** The address to bind (default 127.0.0.1). */
+  hostname?: string;
+  /** Aborting it stops the server: no new connections, in-flight requests finish. */
+  signal?: AbortSignal;
+  /** Called once listening, with the bound address and its base URL. */
+  onListen?: (address: ListenAddress) => void;
+  /** After the signal aborts, connections still open after this long are closed (default 10 s). */
+  shutdownTimeoutMs?: number;
+}
+
+/** Where a server listens. */
+export interface ListenAddress {
+  hostname: string;
+  port: number;
+  /** `http://hostname:port`, with IPv6 addresses in brackets. */
+  url: string;
+}
+
+/** Listening failed: the port is busy, the address is not local, or similar. */
+export class ListenError extends AgentPortError {
+  /** The system error code, such as EADDRINUSE. */
+  readonly systemCode: string | undefined;
+
+  constructor(address: string, cause: unknown) {
+    const systemCode = (cause as NodeJS.ErrnoException | undefined)?.code;
+    const reason =
+      systemCode === 'EADDRINUSE'
+        ? 'the address is already in use'
+        : systemCode === 'EADDRNOTAVAIL' || systemCode === 'ENOTFOUND'
+          ? 'the address is not available on this machine'
+          : systemCode === 'EACCES'
+            ? 'permission denied'
+            : (systemCode ?? 'unknown error');
+    super({ code: 'listen_failed', message: `Cannot listen on ${address}: ${reason}`, cause });
+    this.name = 'ListenError';
+    this.systemCode = systemCode;
+  }
+}
+
+/**
+ * Serves a fetch app on Node until `signal` aborts; resolves once the server has stopped and the
+ * port is released, rejects with a {@link ListenError} when it cannot listen.
+ *
+ * @example
+ * const controller = new AbortController();
+ * await listen(app, { port: 8080, signal: controller.signal, onListen: ({ url }) => console.log(url) });
+ */
+export function listen(app: FetchApp, options: ListenOptions = {}): Promise<void> {
+  const hostname = options.hostname ?? '127.0.0.1';
+  const port = options.port ?? 0;
+  const { signal } = options;
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      resolve();
+      return;
+    }
+    const server = serve({ fetch: app.fetch as never, hostname, port, autoCleanupIncoming: true });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stop = () => {
+      server.close(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+      if ('closeIdleConnections' in server) server.closeIdleConnections();
+      timer = setTimeout(() => {
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      }, options.shutdownTimeoutMs ?? 10_000);
+      timer.unref();
+    };
+    server.once('error', (error) => {
+      signal?.removeEventListener('abort', stop);
+      reject(new ListenError(`${hostname}:${port}`, error));
+    });
+    server.once('listening', () => {
+      const address = server.address() as AddressInfo;
+      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      signal?.addEventListener('abort', stop, { once: true });
+      options.onListen?.({
+        hostname: address.address,
+        port: address.port,
+        url: `http://${host}:${address.port}`,
+      });
+    });
+  });
+}
