@@ -1,0 +1,16 @@
+export type {
+  AgentDef,
+  FlatToolDef,
+  FunctionDef,
+  Handoff,
+  JsonObjectSchema,
+  RunRequest,
+  RunResponse,
+  ToolCallResult,
+  ToolDef,
+} from './definitions.ts';
+export { runRequestSchema } from './definitions.ts';
+export { fromFlatToolDef, toFlatToolDef, toJsonObjectSchema } from './flat-tool.ts';
+export { fromAgent, fromHandoffs, fromTools, handoffToolName } from './from-agent.ts';
+export { type CompatAppOptions, createCompatApp } from './http/compat-app.ts';
+export { createRunner, type Runner, type RunOptions, type StreamingRunRequest } from './runner.ts';

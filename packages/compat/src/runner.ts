@@ -1,0 +1,137 @@
+import {
+  type Agent,
+  type AgentEvent,
+  AgentNotFoundError,
+  DuplicateAgentError,
+  InvalidInputError,
+} from '@agentport/core';
+import {
+  type AgentDef,
+  type RunRequest,
+  type RunResponse,
+  runRequestSchema,
+} from './definitions.ts';
+import { fromAgent } from './from-agent.ts';
+import { collectRun, runEvents } from './run-events.ts';
+
+/** Options of one run. */
+export interface RunOptions {
+  /** Aborting it aborts the agent; the run then fails with a CancellationError. */
+  signal?: AbortSignal;
+}
+
+/** A run request that asks for the run's events. */
+export type StreamingRunRequest = RunRequest & { stream: true };
+
+/** A registry of agents that dispatches runs by agent name. */
+export interface Runner {
+  /** Streams the run's events as they happen; throws at once for a bad request or unknown agent. */
+  run(request: StreamingRunRequest, options?: RunOptions): AsyncIterable<AgentEvent>;
+  /** Runs the agent to completion and resolves with its RunResponse. */
+  run(request: RunRequest & { stream?: false }, options?: RunOptions): Promise<RunResponse>;
+  /** Either of the above, chosen by `request.stream`. */
+  run(request: RunRequest, options?: RunOptions): AsyncIterable<AgentEvent> | Promise<RunResponse>;
+  /** The AgentDef of every agent the runner knows, sorted by name. */
+  listAgents(): AgentDef[];
+  /** The AgentDef of one agent; throws an AgentNotFoundError naming it when unknown. */
+  getAgentDef(name: string): AgentDef;
+}
+
+function byName(left: Agent, right: Agent): number {
+  if (left.name === right.name) return 0;
+  return left.name < right.name ? -1 : 1;
+}
+
+function registerAgents(agents: readonly Agent[]): Map<string, Agent> {
+  if (agents.length === 0) {
+    throw new InvalidInputError('createRunner needs at least one agent', { field: 'agents' });
+  }
+  const registry = new Map<string, Agent>();
+  for (const agent of agents) {
+    if (registry.has(agent.name)) throw new DuplicateAgentError(agent.name);
+    registry.set(agent.name, agent);
+  }
+  const registered = new Set(registry.keys());
+  const queue = [...agents];
+  for (let agent = queue.shift(); agent !== undefined; agent = queue.shift()) {
+    for (const target of agent.handoffs) {
+      const known = registry.get(target.name);
+      if (known === undefined) {
+        registry.set(target.name, target);
+        queue.push(target);
+      } else if (known !== target && !registered.has(target.name)) {
+        // Two different handoff targets share a name and nothing registered settles which one.
+        throw new DuplicateAgentError(target.name);
+      }
+    }
+  }
+  return registry;
+}
+
+function parseRequest(request: unknown): RunRequest {
+  const result = runRequestSchema.safeParse(request);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue?.path.join('.') ?? '';
+  throw new InvalidInputError(`${field || 'request'}: ${issue?.message ?? 'invalid'}`, { field });
+}
+
+/**
+ * Creates a Runner over one or more agents; their handoff targets, however deep, are reachable
+ * and listed too. Two registered agents with the same name are a DuplicateAgentError.
+ *
+ * @example
+ * const runner = createRunner(createAssistantAgent());
+ * const response = await runner.run({ agent_name: 'assistant', input: 'what is 2 + 3' });
+ * // { output: '2 + 3 = 5', agent: 'assistant', tool_calls: [{ name: 'calculator', ... }] }
+ */
+export function createRunner(...agents: Agent[]): Runner {
+  const registry = registerAgents(agents);
+  const definitions = new Map(
+    [...registry.values()].sort(byName).map((agent) => [agent.name, fromAgent(agent)]),
+  );
+
+  function find(name: string): Agent {
+    const agent = registry.get(name);
+    if (agent === undefined) throw new AgentNotFoundError(name);
+    return agent;
+  }
+
+  function run(request: StreamingRunRequest, options?: RunOptions): AsyncIterable<AgentEvent>;
+  function run(
+    request: RunRequest & { stream?: false },
+    options?: RunOptions,
+  ): Promise<RunResponse>;
+  function run(
+    request: RunRequest,
+    options?: RunOptions,
+  ): AsyncIterable<AgentEvent> | Promise<RunResponse>;
+  function run(
+    request: RunRequest,
+    options: RunOptions = {},
+  ): AsyncIterable<AgentEvent> | Promise<RunResponse> {
+    if (request?.stream === true) {
+      const { agent_name, input } = parseRequest(request);
+      return runEvents(find(agent_name), input, options.signal);
+    }
+    try {
+      const { agent_name, input } = parseRequest(request);
+      const agent = find(agent_name);
+      return collectRun(runEvents(agent, input, options.signal), agent.name);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  return {
+    run,
+    listAgents: () => structuredClone([...definitions.values()]),
+    getAgentDef: (name) => structuredClone(fromAgentName(definitions, name)),
+  };
+}
+
+function fromAgentName(definitions: Map<string, AgentDef>, name: string): AgentDef {
+  const definition = definitions.get(name);
+  if (definition === undefined) throw new AgentNotFoundError(name);
+  return definition;
+}
