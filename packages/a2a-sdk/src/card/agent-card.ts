@@ -1,0 +1,157 @@
+import type { AgentCard, AgentInterface, AgentSkill } from '@a2a-js/sdk';
+import { A2A_PROTOCOL_VERSION } from '@a2a-js/sdk';
+import { duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3';
+import type { Agent } from '@agentport/core';
+import { InvalidInputError } from '@agentport/core';
+
+/** What an A2A server is configured with: the agent's public identity and where it is served. */
+export interface A2ASdkServerConfig {
+  /** The name shown in the AgentCard. */
+  name: string;
+  /** The agent's version, shown in the AgentCard. */
+  version: string;
+  /** The description shown in the AgentCard. */
+  description: string;
+  /** The absolute URL the server's app is mounted at, such as `http://host:8080/a2a/echo`. */
+  url: string;
+}
+
+/** Options of {@link createAgentCard}. */
+export interface AgentCardOptions {
+  /** Also advertise A2A v0.3 interfaces (on the same URLs), so v0.3 clients work; default true. */
+  legacyCompat?: boolean;
+  /** The organization publishing the agent. */
+  provider?: { organization: string; url: string };
+  /** A link to the agent's documentation. */
+  documentationUrl?: string;
+  /** A link to the agent's icon. */
+  iconUrl?: string;
+}
+
+/** The path of the JSON-RPC endpoint relative to the mount. */
+export const JSON_RPC_PATH = '/jsonrpc';
+/** The path of the HTTP+JSON binding relative to the mount. */
+export const REST_PATH = '/rest';
+
+const TEXT_MODES = ['text/plain', 'application/json'];
+
+function absoluteUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch (error) {
+    throw new InvalidInputError(`A2A server url must be an absolute URL, got '${url}'`, {
+      field: 'url',
+      cause: error,
+    });
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new InvalidInputError(`A2A server url must use http or https, got '${url}'`, {
+      field: 'url',
+    });
+  }
+  return parsed.href.replace(/\/+$/, '');
+}
+
+function skill(id: string, name: string, description: string, tags: string[]): AgentSkill {
+  return {
+    id,
+    name,
+    description,
+    tags,
+    examples: [],
+    inputModes: [],
+    outputModes: [],
+    securityRequirements: [],
+  };
+}
+
+/**
+ * The AgentCard skills of an agent: one for the agent itself, then one per tool (id
+ * `<agent>.<tool>`, tagged `tool`).
+ *
+ * @example
+ * createAgentSkills(createAssistantAgent()).map((skill) => skill.id);
+ * // ['assistant', 'assistant.calculator', 'assistant.clock', 'assistant.word_count']
+ */
+export function createAgentSkills(agent: Agent): AgentSkill[] {
+  const agentDescription = agent.description ?? agent.instructions ?? `The ${agent.name} agent.`;
+  return [
+    skill(agent.name, agent.name, agentDescription, ['agent']),
+    ...agent.tools.map((tool) =>
+      skill(
+        `${agent.name}.${tool.name}`,
+        tool.name,
+        tool.description ?? `The ${tool.name} tool of ${agent.name}.`,
+        ['tool'],
+      ),
+    ),
+  ];
+}
+
+/**
+ * Builds the standard A2A v1.0 AgentCard of an agent served at `config.url`: JSON-RPC at
+ * `<url>/jsonrpc`, HTTP+JSON at `<url>/rest` (plus the same two as v0.3 interfaces), streaming on,
+ * push notifications off, and the agent and its tools as skills.
+ *
+ * @example
+ * const card = createAgentCard(createEchoAgent(), {
+ *   name: 'Echo',
+ *   version: '1.0.0',
+ *   description: 'Echoes its input',
+ *   url: 'http://localhost:8080/a2a/echo',
+ * });
+ * card.supportedInterfaces[0]?.url; // 'http://localhost:8080/a2a/echo/jsonrpc'
+ */
+export function createAgentCard(
+  agent: Agent,
+  config: A2ASdkServerConfig,
+  options: AgentCardOptions = {},
+): AgentCard {
+  for (const field of ['name', 'version', 'description'] as const) {
+    if (typeof config[field] !== 'string' || config[field].trim() === '') {
+      throw new InvalidInputError(`A2A server config needs a non-empty '${field}'`, { field });
+    }
+  }
+  const base = absoluteUrl(config.url);
+  const interfaces: AgentInterface[] = [
+    {
+      url: `${base}${JSON_RPC_PATH}`,
+      protocolBinding: 'JSONRPC',
+      tenant: '',
+      protocolVersion: A2A_PROTOCOL_VERSION,
+    },
+    {
+      url: `${base}${REST_PATH}`,
+      protocolBinding: 'HTTP+JSON',
+      tenant: '',
+      protocolVersion: A2A_PROTOCOL_VERSION,
+    },
+  ];
+  return {
+    name: config.name,
+    description: config.description,
+    version: config.version,
+    supportedInterfaces:
+      options.legacyCompat === false
+        ? interfaces
+        : duplicateInterfacesForLegacy(interfaces, ['JSONRPC', 'HTTP+JSON']),
+    provider: options.provider,
+    ...(options.documentationUrl === undefined
+      ? {}
+      : { documentationUrl: options.documentationUrl }),
+    ...(options.iconUrl === undefined ? {} : { iconUrl: options.iconUrl }),
+    capabilities: {
+      streaming: true,
+      pushNotifications: false,
+      extensions: [],
+      extendedAgentCard: false,
+    },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: [...TEXT_MODES],
+    defaultOutputModes: [...TEXT_MODES],
+    skills: createAgentSkills(agent),
+    signatures: [],
+  };
+}

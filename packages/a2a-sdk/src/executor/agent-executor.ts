@@ -1,0 +1,208 @@
+import type { Message, Part, Task } from '@a2a-js/sdk';
+import { TaskState } from '@a2a-js/sdk';
+import {
+  AgentEvent,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type RequestContext,
+} from '@a2a-js/sdk/server';
+import type { Agent, AgentEvent as CoreAgentEvent } from '@agentport/core';
+import { AgentPortError, CancellationError } from '@agentport/core';
+import { agentMessage, dataPart, textOfParts, textPart } from './parts.ts';
+
+/** The id (and name) of the artifact that holds an agent's answer. */
+export const OUTPUT_ARTIFACT_ID = 'output';
+
+interface Run {
+  readonly controller: AbortController;
+  readonly finished: Promise<void>;
+  canceled: boolean;
+}
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+/** Publishes the events of one task on one bus. */
+class TaskPublisher {
+  readonly #bus: ExecutionEventBus;
+  readonly #taskId: string;
+  readonly #contextId: string;
+  #artifactStarted = false;
+
+  constructor(bus: ExecutionEventBus, taskId: string, contextId: string) {
+    this.#bus = bus;
+    this.#taskId = taskId;
+    this.#contextId = contextId;
+  }
+
+  task(task: Task): void {
+    this.#bus.publish(AgentEvent.task(task));
+  }
+
+  status(state: TaskState, parts?: Part[]): void {
+    const message: Message | undefined =
+      parts === undefined ? undefined : agentMessage(this.#taskId, this.#contextId, parts);
+    this.#bus.publish(
+      AgentEvent.statusUpdate({
+        taskId: this.#taskId,
+        contextId: this.#contextId,
+        status: { state, message, timestamp: now() },
+        metadata: undefined,
+      }),
+    );
+  }
+
+  /** Appends text to the output artifact; `replace` starts it over with `text`. */
+  output(text: string, options: { replace?: boolean; lastChunk?: boolean } = {}): void {
+    this.#bus.publish(
+      AgentEvent.artifactUpdate({
+        taskId: this.#taskId,
+        contextId: this.#contextId,
+        artifact: {
+          artifactId: OUTPUT_ARTIFACT_ID,
+          name: OUTPUT_ARTIFACT_ID,
+          description: '',
+          parts: [textPart(text)],
+          metadata: undefined,
+          extensions: [],
+        },
+        append: this.#artifactStarted && options.replace !== true,
+        lastChunk: options.lastChunk ?? false,
+        metadata: undefined,
+      }),
+    );
+    this.#artifactStarted = true;
+  }
+}
+
+function progressParts(event: CoreAgentEvent): Part[] | undefined {
+  switch (event.type) {
+    case 'tool-call':
+      return [textPart(`Calling tool '${event.name}'`), dataPart(event)];
+    case 'tool-result':
+      return [textPart(`Tool '${event.name}' returned`), dataPart(event)];
+    case 'handoff':
+      return [textPart(`Handing off from '${event.from}' to '${event.to}'`), dataPart(event)];
+    default:
+      return undefined;
+  }
+}
+
+function newTask(requestContext: RequestContext): Task {
+  return {
+    id: requestContext.taskId,
+    contextId: requestContext.contextId,
+    status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
+    artifacts: [],
+    history: [requestContext.userMessage],
+    metadata: undefined,
+  };
+}
+
+async function runTask(
+  agent: Agent,
+  requestContext: RequestContext,
+  publisher: TaskPublisher,
+  run: Run,
+): Promise<void> {
+  const { taskId, contextId } = requestContext;
+  const input = textOfParts(requestContext.userMessage.parts);
+  let streamed = '';
+  const events = agent.stream(input, {
+    signal: run.controller.signal,
+    metadata: { taskId, contextId },
+  });
+  for await (const event of events) {
+    if (event.type === 'text-delta') {
+      if (event.delta === '') continue;
+      publisher.output(event.delta);
+      streamed += event.delta;
+    } else if (event.type === 'done') {
+      if (event.output !== streamed)
+        publisher.output(event.output, { replace: true, lastChunk: true });
+      publisher.status(TaskState.TASK_STATE_COMPLETED);
+      return;
+    } else if (event.type === 'error') {
+      if (run.canceled) {
+        publisher.status(TaskState.TASK_STATE_CANCELED, [textPart('The task was canceled')]);
+      } else {
+        publisher.status(TaskState.TASK_STATE_FAILED, [textPart(event.message), dataPart(event)]);
+      }
+      return;
+    } else {
+      publisher.status(TaskState.TASK_STATE_WORKING, progressParts(event));
+    }
+  }
+  publisher.status(TaskState.TASK_STATE_FAILED, [
+    textPart(`Agent '${agent.name}' ended without a result`),
+  ]);
+}
+
+/**
+ * Creates the SDK executor that runs a core agent for each A2A task: it publishes the task, moves
+ * it to working, appends text deltas to the `output` artifact, shows tool calls, tool results and
+ * handoffs as working-status messages, and ends the task completed (final output), failed (agent
+ * error) or canceled (CancelTask aborts the agent's signal).
+ *
+ * @example
+ * const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), createAgentExecutor(agent));
+ */
+export function createAgentExecutor(agent: Agent): AgentExecutor {
+  const runs = new Map<string, Run>();
+
+  return {
+    async execute(requestContext, eventBus) {
+      const { taskId, contextId } = requestContext;
+      const current = runs.get(taskId);
+      if (current !== undefined) {
+        // A follow-up message to a task that is still running joins it: this request's queue
+        // sees the running agent's events on the shared bus until the task ends.
+        await current.finished;
+        return;
+      }
+      let markFinished = () => {};
+      const run: Run = {
+        controller: new AbortController(),
+        finished: new Promise<void>((resolve) => {
+          markFinished = resolve;
+        }),
+        canceled: false,
+      };
+      runs.set(taskId, run);
+      const publisher = new TaskPublisher(eventBus, taskId, contextId);
+      try {
+        publisher.task(requestContext.task ?? newTask(requestContext));
+        publisher.status(TaskState.TASK_STATE_WORKING);
+        await runTask(agent, requestContext, publisher, run);
+      } catch (error) {
+        // Never let a raw error reach the SDK: it would put its message on the wire.
+        const message = AgentPortError.isInstance(error)
+          ? error.message
+          : `Agent '${agent.name}' failed`;
+        publisher.status(TaskState.TASK_STATE_FAILED, [textPart(message)]);
+      } finally {
+        runs.delete(taskId);
+        markFinished();
+      }
+    },
+
+    async cancelTask(taskId, eventBus) {
+      const run = runs.get(taskId);
+      if (run !== undefined) {
+        run.canceled = true;
+        run.controller.abort(new CancellationError('The task was canceled'));
+        return;
+      }
+      // Nothing runs here for this task (it is ending): the SDK waits for a final event.
+      eventBus.publish(
+        AgentEvent.statusUpdate({
+          taskId,
+          contextId: '',
+          status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: now() },
+          metadata: undefined,
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import type { Message, Part } from '@a2a-js/sdk';
+import { Role } from '@a2a-js/sdk';
+
+/** A text part. */
+export function textPart(text: string): Part {
+  return {
+    content: { $case: 'text', value: text },
+    mediaType: 'text/plain',
+    filename: '',
+    metadata: undefined,
+  };
+}
+
+/** A structured (JSON) part. */
+export function dataPart(data: unknown): Part {
+  return {
+    content: { $case: 'data', value: data },
+    mediaType: 'application/json',
+    filename: '',
+    metadata: undefined,
+  };
+}
+
+/** An agent message of a task, such as a status message. */
+export function agentMessage(taskId: string, contextId: string, parts: Part[]): Message {
+  return {
+    messageId: globalThis.crypto.randomUUID(),
+    contextId,
+    taskId,
+    role: Role.ROLE_AGENT,
+    parts,
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
+}
+
+/**
+ * The text of a list of parts: text parts as they are, data parts as JSON, files and raw bytes
+ * skipped; parts are joined with a newline.
+ */
+export function textOfParts(parts: readonly Part[]): string {
+  const texts: string[] = [];
+  for (const part of parts) {
+    if (part.content?.$case === 'text') texts.push(part.content.value);
+    else if (part.content?.$case === 'data') texts.push(JSON.stringify(part.content.value));
+  }
+  return texts.join('\n');
+}

@@ -1,0 +1,56 @@
+import { A2A_VERSION_HEADER, Extensions, HTTP_EXTENSION_HEADER } from '@a2a-js/sdk';
+import { LEGACY_HTTP_EXTENSION_HEADER } from '@a2a-js/sdk/compat/v0_3';
+import {
+  defaultServerCallContextBuilder,
+  type ServerCallContext,
+  UnauthenticatedUser,
+  type User,
+} from '@a2a-js/sdk/server';
+import type { Context } from 'hono';
+
+/** Resolves the caller of a request (default: an unauthenticated user). */
+export type A2AUserBuilder = (request: Request) => User | Promise<User>;
+
+/** The default {@link A2AUserBuilder}: every caller is the same unauthenticated user. */
+export const noAuthentication: A2AUserBuilder = () => new UnauthenticatedUser();
+
+/** How to build the SDK's call context for one request. */
+export interface CallContextOptions {
+  userBuilder: A2AUserBuilder;
+  /** Read extensions from `X-A2A-Extensions` first (the v0.3 header). */
+  legacy?: boolean;
+  /** The tenant of the request, when the binding carries one outside the body. */
+  tenant?: string;
+  /** The version to assume when the request has no `A2A-Version` header. */
+  defaultVersion?: string;
+}
+
+/** Builds the SDK's ServerCallContext from a Hono request, as the SDK's Express adapters do. */
+export async function buildCallContext(
+  c: Context,
+  options: CallContextOptions,
+): Promise<ServerCallContext> {
+  const user = await options.userBuilder(c.req.raw);
+  const extensions = options.legacy
+    ? (c.req.header(LEGACY_HTTP_EXTENSION_HEADER) ?? c.req.header(HTTP_EXTENSION_HEADER))
+    : c.req.header(HTTP_EXTENSION_HEADER);
+  return defaultServerCallContextBuilder({
+    extensions: Extensions.parseServiceParameter(extensions),
+    user,
+    headers: c.req.header(),
+    requestedVersion: c.req.header(A2A_VERSION_HEADER) || options.defaultVersion,
+    tenant: options.tenant,
+  });
+}
+
+/** The `A2A-Extensions` (or legacy `X-A2A-Extensions`) response header, when any was activated. */
+export function extensionHeaders(
+  context: ServerCallContext,
+  legacy = false,
+): Record<string, string> {
+  const activated = context.activatedExtensions;
+  if (activated === undefined || activated.length === 0) return {};
+  return {
+    [legacy ? LEGACY_HTTP_EXTENSION_HEADER : HTTP_EXTENSION_HEADER]: [...activated].join(', '),
+  };
+}

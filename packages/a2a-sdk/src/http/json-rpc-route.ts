@@ -1,0 +1,118 @@
+import { A2A_VERSION_HEADER } from '@a2a-js/sdk';
+import {
+  A2A_LEGACY_PROTOCOL_VERSION,
+  LEGACY_METHOD_TASKS_RESUBSCRIBE,
+} from '@a2a-js/sdk/compat/v0_3';
+import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
+import { A2A_ERROR_CODE, ContentTypeNotSupportedError } from '@a2a-js/sdk/errors';
+import {
+  type A2ARequestHandler,
+  JsonRpcTransportHandler,
+  validateVersion,
+} from '@a2a-js/sdk/server';
+import type { Handler } from 'hono';
+import { type A2AUserBuilder, buildCallContext, extensionHeaders } from './call-context.ts';
+import { mediaTypeOf, readJsonBody } from './json-body.ts';
+import { firstStep, sseResponse } from './sse.ts';
+
+/** Options of the JSON-RPC handler. */
+export interface JsonRpcRouteOptions {
+  requestHandler: A2ARequestHandler;
+  userBuilder: A2AUserBuilder;
+  /** Dispatch requests without `A2A-Version` (or with 0.3) to the v0.3 handler. */
+  legacyCompat: boolean;
+}
+
+interface Envelope {
+  jsonrpc: '2.0';
+  id: unknown;
+  error: { code: number; message: string; data?: unknown };
+}
+
+function envelope(id: unknown, error: Envelope['error']): Envelope {
+  return { jsonrpc: '2.0', id, error };
+}
+
+function requestIdOf(body: unknown): unknown {
+  // Like the Express adapter (`req.body?.id || null`): a falsy id becomes null here.
+  return (typeof body === 'object' && body !== null && (body as { id?: unknown }).id) || null;
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return (
+    typeof (value as AsyncIterable<unknown> | undefined)?.[Symbol.asyncIterator] === 'function'
+  );
+}
+
+/**
+ * The JSON-RPC endpoint: the SDK's JsonRpcTransportHandler (and its v0.3
+ * LegacyJsonRpcTransportHandler) behind the same guards, status codes and SSE framing as the
+ * SDK's Express `jsonRpcHandler`.
+ */
+export function createJsonRpcHandler(options: JsonRpcRouteOptions): Handler {
+  const handler = new JsonRpcTransportHandler(options.requestHandler);
+  const legacyHandler = options.legacyCompat
+    ? new LegacyJsonRpcTransportHandler(options.requestHandler)
+    : undefined;
+
+  return async (c) => {
+    const contentType = c.req.header('content-type');
+    const mediaType = mediaTypeOf(contentType);
+    if (mediaType !== undefined && mediaType !== 'application/json') {
+      const error = new ContentTypeNotSupportedError(
+        `Unsupported Content-Type "${contentType}"; expected application/json.`,
+      );
+      return c.json(envelope(null, JsonRpcTransportHandler.mapToJSONRPCError(error)), 200);
+    }
+    const parsed =
+      mediaType === undefined
+        ? { ok: true as const, value: undefined }
+        : await readJsonBody(c, { strict: true });
+    if (!parsed.ok) {
+      return c.json(
+        envelope(null, { code: A2A_ERROR_CODE.PARSE_ERROR, message: 'Invalid JSON payload.' }),
+        200,
+      );
+    }
+    const body = parsed.value;
+    const legacy =
+      legacyHandler !== undefined &&
+      (c.req.header(A2A_VERSION_HEADER) || A2A_LEGACY_PROTOCOL_VERSION) ===
+        A2A_LEGACY_PROTOCOL_VERSION;
+    const mapError = legacy
+      ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError
+      : JsonRpcTransportHandler.mapToJSONRPCError;
+    const errorEnvelope = (error: unknown) => envelope(requestIdOf(body), mapError(error));
+
+    try {
+      const context = await buildCallContext(c, { userBuilder: options.userBuilder, legacy });
+      validateVersion(
+        context.requestedVersion,
+        await options.requestHandler.getAgentCard(),
+        'JSONRPC',
+      );
+      // The transport handlers validate any body at runtime (Express hands them `req.body` as is).
+      const output = await (legacy && legacyHandler !== undefined ? legacyHandler : handler).handle(
+        body as Record<string, unknown>,
+        context,
+      );
+      const headers = extensionHeaders(context, legacy);
+      if (!isAsyncIterable(output)) return c.json(output, 200, headers);
+      const iterator = output[Symbol.asyncIterator]();
+      const first = await firstStep(iterator);
+      // The v0.3 resubscribe always answers SSE, even when it fails before its first event.
+      const alwaysSse =
+        legacy &&
+        (body as { method?: unknown } | undefined)?.method === LEGACY_METHOD_TASKS_RESUBSCRIBE;
+      if ('error' in first && !alwaysSse) return c.json(errorEnvelope(first.error), 200, headers);
+      return sseResponse(iterator, first, {
+        encode: (value) => value,
+        encodeError: errorEnvelope,
+        headers,
+      });
+    } catch (error) {
+      const response = errorEnvelope(error);
+      return c.json(response, response.error.code === A2A_ERROR_CODE.INTERNAL_ERROR ? 500 : 200);
+    }
+  };
+}

@@ -1,0 +1,19 @@
+export {
+  type A2ASdkServerConfig,
+  type AgentCardOptions,
+  createAgentCard,
+  createAgentSkills,
+  JSON_RPC_PATH,
+  REST_PATH,
+} from './card/agent-card.ts';
+export { isLegacyVersion, toLegacyAgentCard } from './card/legacy-agent-card.ts';
+export { createAgentExecutor, OUTPUT_ARTIFACT_ID } from './executor/agent-executor.ts';
+export { type A2AUserBuilder, noAuthentication } from './http/call-context.ts';
+export {
+  type A2ASdkServer,
+  type A2ASdkServerOptions,
+  AGENT_CARD_ROUTE,
+  createA2ASdkServer,
+} from './server.ts';
+export { ListenerExecutionEventBus, ListenerExecutionEventBusManager } from './store/event-bus.ts';
+export { type A2ATaskStoreOptions, createA2ATaskStore } from './store/memory-task-store.ts';

@@ -1,0 +1,145 @@
+import type { AgentCard } from '@a2a-js/sdk';
+import { A2A_ERROR_CODE, RequestMalformedError, toRestErrorBody } from '@a2a-js/sdk/errors';
+import {
+  DefaultRequestHandler,
+  type DefaultRequestHandlerOptions,
+  type ExecutionEventBusManager,
+  type TaskStore,
+} from '@a2a-js/sdk/server';
+import type { Agent } from '@agentport/core';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import {
+  type A2ASdkServerConfig,
+  type AgentCardOptions,
+  createAgentCard,
+  JSON_RPC_PATH,
+  REST_PATH,
+} from './card/agent-card.ts';
+import { createAgentExecutor } from './executor/agent-executor.ts';
+import { type A2AUserBuilder, noAuthentication } from './http/call-context.ts';
+import { createCardHandler } from './http/card-route.ts';
+import { createJsonRpcHandler } from './http/json-rpc-route.ts';
+import { registerLegacyRestRoutes } from './http/legacy-rest-routes.ts';
+import type { RestEnv } from './http/rest-env.ts';
+import { registerRestRoutes } from './http/rest-routes.ts';
+import { ListenerExecutionEventBusManager } from './store/event-bus.ts';
+import { createA2ATaskStore } from './store/memory-task-store.ts';
+
+/** The path of the AgentCard relative to the mount. */
+export const AGENT_CARD_ROUTE = '/.well-known/agent-card.json';
+
+/** Options of {@link createA2ASdkServer}. */
+export interface A2ASdkServerOptions extends AgentCardOptions {
+  /** Where tasks live (default: {@link createA2ATaskStore}, in memory with bounded retention). */
+  taskStore?: TaskStore;
+  /** The per-task event buses (default: {@link ListenerExecutionEventBusManager}). */
+  eventBusManager?: ExecutionEventBusManager;
+  /** Who the caller is (default: every caller is the same unauthenticated user). */
+  userBuilder?: A2AUserBuilder;
+  /** `Cache-Control` max-age of the card in seconds; 0 sends `no-cache` (default 3600). */
+  cardMaxAge?: number;
+  /** The largest request body accepted, in bytes (default 100 KiB, as `express.json()`). */
+  bodyLimit?: number;
+  /** Options passed to the SDK's DefaultRequestHandler. */
+  requestHandlerOptions?: DefaultRequestHandlerOptions;
+}
+
+/** What {@link createA2ASdkServer} returns. */
+export interface A2ASdkServer {
+  /** The Hono app to mount at `config.url`'s path (a web-standard fetch handler). */
+  app: Hono;
+  /** The A2A v1.0 AgentCard the app serves. */
+  card: AgentCard;
+  /** The SDK request handler behind both bindings. */
+  requestHandler: DefaultRequestHandler;
+}
+
+/**
+ * Serves an agent over the official A2A SDK on Hono: the card at
+ * `/.well-known/agent-card.json`, JSON-RPC at `POST /jsonrpc` and the HTTP+JSON binding under
+ * `/rest`, for A2A v1.0 and (unless `legacyCompat: false`) v0.3 clients.
+ *
+ * @example
+ * const { app } = createA2ASdkServer(createEchoAgent(), {
+ *   name: 'Echo',
+ *   version: '1.0.0',
+ *   description: 'Echoes its input',
+ *   url: 'http://localhost:8080/a2a/echo',
+ * });
+ * new Hono().route('/a2a/echo', app);
+ */
+export function createA2ASdkServer(
+  agent: Agent,
+  config: A2ASdkServerConfig,
+  options: A2ASdkServerOptions = {},
+): A2ASdkServer {
+  const legacyCompat = options.legacyCompat !== false;
+  const card = createAgentCard(agent, config, options);
+  const requestHandler = new DefaultRequestHandler(
+    card,
+    options.taskStore ?? createA2ATaskStore(),
+    createAgentExecutor(agent),
+    options.eventBusManager ?? new ListenerExecutionEventBusManager(),
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    options.requestHandlerOptions,
+  );
+  const userBuilder = options.userBuilder ?? noAuthentication;
+  const maxSize = options.bodyLimit ?? 100 * 1024;
+  const tooLarge = `Request body is larger than ${maxSize} bytes.`;
+
+  const app = new Hono();
+  app.get(
+    AGENT_CARD_ROUTE,
+    createCardHandler(card, { legacyCompat, maxAge: options.cardMaxAge ?? 3600 }),
+  );
+
+  app.post(
+    JSON_RPC_PATH,
+    bodyLimit({
+      maxSize,
+      onError: (c) =>
+        c.json(
+          {
+            jsonrpc: '2.0',
+            id: null,
+            error: { code: A2A_ERROR_CODE.INVALID_REQUEST, message: tooLarge },
+          },
+          413,
+        ),
+    }),
+    createJsonRpcHandler({ requestHandler, userBuilder, legacyCompat }),
+  );
+  app.all(JSON_RPC_PATH, (c) =>
+    c.json(
+      {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: A2A_ERROR_CODE.INVALID_REQUEST, message: 'Use POST for JSON-RPC.' },
+      },
+      405,
+      { Allow: 'POST' },
+    ),
+  );
+
+  const rest = new Hono<RestEnv>();
+  rest.use(
+    '*',
+    bodyLimit({
+      maxSize,
+      onError: (c) => c.json(toRestErrorBody(new RequestMalformedError(tooLarge), 413), 413),
+    }),
+  );
+  const restOptions = { requestHandler, userBuilder, legacyCompat };
+  if (legacyCompat) registerLegacyRestRoutes(rest, restOptions);
+  registerRestRoutes(rest, restOptions);
+  rest.all('*', (c) =>
+    c.json(toRestErrorBody(new Error(`No route for ${c.req.method} ${c.req.path}`), 404), 404),
+  );
+  app.route(REST_PATH, rest);
+
+  return { app, card, requestHandler };
+}

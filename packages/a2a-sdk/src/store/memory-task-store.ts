@@ -1,0 +1,196 @@
+import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
+import { TaskState } from '@a2a-js/sdk';
+import { RequestMalformedError } from '@a2a-js/sdk/errors';
+import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
+import { resolveUserScope } from '@a2a-js/sdk/server';
+
+/** Options of {@link createA2ATaskStore}. */
+export interface A2ATaskStoreOptions {
+  /** How many tasks to keep at most (default 10,000); past it the oldest finished go first. */
+  maxTasks?: number;
+  /** How long a finished task is kept, in milliseconds (default one hour). */
+  ttlMs?: number;
+}
+
+interface Entry {
+  task: Task;
+  finishedAt: number | undefined;
+}
+
+const DEFAULT_PAGE_SIZE = 50;
+const FINISHED: ReadonlySet<TaskState> = new Set([
+  TaskState.TASK_STATE_COMPLETED,
+  TaskState.TASK_STATE_FAILED,
+  TaskState.TASK_STATE_CANCELED,
+  TaskState.TASK_STATE_REJECTED,
+]);
+
+/**
+ * A copy of a task that shares what the SDK never mutates in place (messages, parts) and copies
+ * what it does (the task, its status, its history and artifact lists, each artifact).
+ */
+function copyTask(task: Task): Task {
+  return {
+    ...task,
+    status: task.status === undefined ? undefined : { ...task.status },
+    artifacts: (task.artifacts ?? []).map((artifact) => ({ ...artifact })),
+    history: [...(task.history ?? [])],
+    metadata: task.metadata === undefined ? undefined : { ...task.metadata },
+  };
+}
+
+function encodePageToken(timestamp: string, id: string): string {
+  return Buffer.from(`${timestamp}|${id}`).toString('base64');
+}
+
+function decodePageToken(pageToken: string): { timestamp: string; id: string } {
+  const [timestamp = '', ...idParts] = Buffer.from(pageToken, 'base64')
+    .toString('utf-8')
+    .split('|');
+  if (idParts.length === 0) throw new RequestMalformedError('Invalid page token format.');
+  return { timestamp, id: idParts.join('|') };
+}
+
+function byNewestStatus(a: Task, b: Task): number {
+  const timeA = a.status?.timestamp ?? '';
+  const timeB = b.status?.timestamp ?? '';
+  if (timeA !== timeB) return timeB.localeCompare(timeA);
+  return b.id.localeCompare(a.id);
+}
+
+class A2AMemoryTaskStore implements TaskStore {
+  readonly #buckets = new Map<string, Map<string, Entry>>();
+  readonly #maxTasks: number;
+  readonly #ttlMs: number;
+  #size = 0;
+
+  constructor(options: A2ATaskStoreOptions) {
+    this.#maxTasks = options.maxTasks ?? 10_000;
+    this.#ttlMs = options.ttlMs ?? 60 * 60 * 1000;
+  }
+
+  async save(task: Task, context: ServerCallContext): Promise<void> {
+    const key = this.#scope(context);
+    let bucket = this.#buckets.get(key);
+    if (bucket === undefined) {
+      bucket = new Map();
+      this.#buckets.set(key, bucket);
+    }
+    const previous = bucket.get(task.id);
+    const state = task.status?.state;
+    const finished = state !== undefined && FINISHED.has(state);
+    bucket.set(task.id, {
+      task: copyTask(task),
+      finishedAt: finished ? (previous?.finishedAt ?? Date.now()) : undefined,
+    });
+    if (previous === undefined) {
+      this.#size += 1;
+      if (this.#size > this.#maxTasks) this.#evict();
+    }
+  }
+
+  async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
+    const bucket = this.#buckets.get(this.#scope(context));
+    const entry = bucket?.get(taskId);
+    if (entry === undefined || bucket === undefined) return undefined;
+    if (this.#expired(entry, Date.now())) {
+      bucket.delete(taskId);
+      this.#size -= 1;
+      return undefined;
+    }
+    return copyTask(entry.task);
+  }
+
+  async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    const pageSize = params.pageSize ?? DEFAULT_PAGE_SIZE;
+    const now = Date.now();
+    const after = params.statusTimestampAfter
+      ? new Date(params.statusTimestampAfter).getTime()
+      : undefined;
+    let tasks: Task[] = [];
+    for (const entry of this.#buckets.get(this.#scope(context))?.values() ?? []) {
+      const { task } = entry;
+      if (this.#expired(entry, now)) continue;
+      if (params.contextId && task.contextId !== params.contextId) continue;
+      if (
+        params.status !== undefined &&
+        params.status !== TaskState.TASK_STATE_UNSPECIFIED &&
+        task.status?.state !== params.status
+      ) {
+        continue;
+      }
+      if (after !== undefined) {
+        const timestamp = task.status?.timestamp;
+        if (!timestamp || !(new Date(timestamp).getTime() > after)) continue;
+      }
+      tasks.push(task);
+    }
+    tasks.sort(byNewestStatus);
+    const totalSize = tasks.length;
+    if (params.pageToken) {
+      const cursor = decodePageToken(params.pageToken);
+      const index = tasks.findIndex(
+        (task) => (task.status?.timestamp ?? '') === cursor.timestamp && task.id === cursor.id,
+      );
+      tasks = index === -1 ? [] : tasks.slice(index + 1);
+    }
+    const page = tasks.slice(0, pageSize);
+    const last = page.at(-1);
+    return {
+      tasks: page.map((task) => {
+        const copy = copyTask(task);
+        if (!params.includeArtifacts) copy.artifacts = [];
+        return copy;
+      }),
+      nextPageToken:
+        last !== undefined && tasks.length > page.length
+          ? encodePageToken(last.status?.timestamp ?? '', last.id)
+          : '',
+      pageSize,
+      totalSize,
+    };
+  }
+
+  #scope(context: ServerCallContext): string {
+    return `${context.tenant ?? ''}\u0000${resolveUserScope(context)}`;
+  }
+
+  #expired(entry: Entry, now: number): boolean {
+    return entry.finishedAt !== undefined && now - entry.finishedAt > this.#ttlMs;
+  }
+
+  /** Drops expired tasks, then the oldest finished ones until the store is within its cap. */
+  #evict(): void {
+    const now = Date.now();
+    const finished: { bucket: Map<string, Entry>; id: string; finishedAt: number }[] = [];
+    for (const bucket of this.#buckets.values()) {
+      for (const [id, entry] of bucket) {
+        if (entry.finishedAt === undefined) continue;
+        if (this.#expired(entry, now)) {
+          bucket.delete(id);
+          this.#size -= 1;
+        } else {
+          finished.push({ bucket, id, finishedAt: entry.finishedAt });
+        }
+      }
+    }
+    finished.sort((a, b) => a.finishedAt - b.finishedAt);
+    for (const { bucket, id } of finished) {
+      if (this.#size <= this.#maxTasks) break;
+      bucket.delete(id);
+      this.#size -= 1;
+    }
+  }
+}
+
+/**
+ * Creates the in-memory task store our servers use by default: the SDK's `InMemoryTaskStore`
+ * semantics (tenant and user scoping, newest-first listing with the same cursors) without deep
+ * copies on every read and write, and with bounded retention.
+ *
+ * @example
+ * const server = createA2ASdkServer(agent, config, { taskStore: createA2ATaskStore({ maxTasks: 1000 }) });
+ */
+export function createA2ATaskStore(options: A2ATaskStoreOptions = {}): TaskStore {
+  return new A2AMemoryTaskStore(options);
+}
