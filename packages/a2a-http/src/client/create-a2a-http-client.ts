@@ -1,0 +1,232 @@
+import {
+  CancellationError,
+  isTerminalStatus,
+  type Task,
+  type TaskPage,
+  type TaskStatus,
+} from '@agentport/core';
+import { type AgentCard, agentCardSchema } from '../wire/agent-card.ts';
+import {
+  type CreateTaskRequest,
+  MAX_WAIT_SECONDS,
+  taskPageSchema,
+  taskResponseSchema,
+} from '../wire/task-schemas.ts';
+import { callJson, type HttpTransport, normalizeBaseUrl } from './http-transport.ts';
+import { watchTask } from './watch-task.ts';
+
+/** Options of {@link createA2AHttpClient}. */
+export interface A2AHttpClientOptions {
+  /** The fetch to use (default: the global fetch). */
+  fetch?: typeof globalThis.fetch;
+  /** Headers sent with every request, such as `authorization`. */
+  headers?: Record<string, string>;
+  /** How long one request may take, in milliseconds (default 30 s); a long-poll adds its wait. */
+  timeoutMs?: number;
+}
+
+/** Options of one client call. */
+export interface A2AHttpRequestOptions {
+  /** Aborting it abandons the call, which rejects with a CancellationError. */
+  signal?: AbortSignal;
+}
+
+/** Options of {@link A2AHttpClient.getTask}. */
+export interface GetTaskOptions extends A2AHttpRequestOptions {
+  /** Long-poll: let the server hold the answer until the task is terminal, up to this long. */
+  waitSeconds?: number;
+}
+
+/** Options of {@link A2AHttpClient.waitForTask}. */
+export interface WaitForTaskOptions extends A2AHttpRequestOptions {
+  /** Give up after this long and resolve with the task as it is (default: wait until terminal). */
+  timeoutMs?: number;
+}
+
+/** Options of {@link A2AHttpClient.listTasks}. */
+export interface ListTasksOptions extends A2AHttpRequestOptions {
+  limit?: number;
+  cursor?: string;
+  status?: TaskStatus;
+}
+
+/** A client of one hand-rolled A2A server. */
+export interface A2AHttpClient {
+  /** The normalized base URL the routes are requested under. */
+  readonly baseUrl: string;
+  /** Fetches and validates the Agent Card. */
+  getCard(options?: A2AHttpRequestOptions): Promise<AgentCard>;
+  /** Creates a task; resolves with it as created (usually `submitted`). */
+  createTask(request: CreateTaskRequest, options?: A2AHttpRequestOptions): Promise<Task>;
+  /** The task as it is now, or once terminal when `waitSeconds` is given. */
+  getTask(id: string, options?: GetTaskOptions): Promise<Task>;
+  /** Cancels a task; resolves with it canceled (a RemoteHttpError 409 when already finished). */
+  cancelTask(id: string, options?: A2AHttpRequestOptions): Promise<Task>;
+  /** Waits until the task is terminal: long-polls, with backoff against servers that answer early. */
+  waitForTask(id: string, options?: WaitForTaskOptions): Promise<Task>;
+  /** One page of the remote's tasks, newest first. */
+  listTasks(options?: ListTasksOptions): Promise<TaskPage>;
+  /** The task now and after every change, from the events stream, until terminal. */
+  watchTask(id: string, options?: A2AHttpRequestOptions): AsyncIterable<Task>;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+/** One long-poll request waits at most this long; `waitForTask` chains them. */
+const LONG_POLL_SECONDS = 30;
+const FIRST_BACKOFF_MS = 50;
+const MAX_BACKOFF_MS = 2_000;
+
+function taskPath(id: string, suffix = ''): string {
+  return `/tasks/${encodeURIComponent(id)}${suffix}`;
+}
+
+function pause(ms: number, signal: AbortSignal | undefined, operation: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new CancellationError(`${operation} was canceled`, { cause: signal?.reason }));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Creates a client of a hand-rolled A2A server from its base URL (or its card URL).
+ *
+ * @example
+ * const client = createA2AHttpClient('http://127.0.0.1:8080/agents/echo');
+ * const task = await client.createTask({ input: 'hello' });
+ * const done = await client.waitForTask(task.id); // done.output === 'hello'
+ */
+export function createA2AHttpClient(
+  baseUrl: string | URL,
+  options: A2AHttpClientOptions = {},
+): A2AHttpClient {
+  const transport: HttpTransport = {
+    baseUrl: normalizeBaseUrl(baseUrl),
+    fetch: options.fetch ?? globalThis.fetch,
+    headers: { ...options.headers },
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+  };
+
+  async function getTask(
+    id: string,
+    getOptions: GetTaskOptions = {},
+    operation = 'getTask',
+  ): Promise<Task> {
+    const wait =
+      getOptions.waitSeconds === undefined
+        ? undefined
+        : Math.min(Math.max(getOptions.waitSeconds, 0), MAX_WAIT_SECONDS);
+    const { task } = await callJson(
+      transport,
+      {
+        operation,
+        method: 'GET',
+        path: taskPath(id),
+        query: { wait: wait === undefined ? undefined : String(wait) },
+        signal: getOptions.signal,
+        taskId: id,
+        timeoutMs: transport.timeoutMs + (wait ?? 0) * 1000,
+      },
+      taskResponseSchema,
+    );
+    return task;
+  }
+
+  return {
+    baseUrl: transport.baseUrl,
+
+    getCard: (callOptions = {}) =>
+      callJson(
+        transport,
+        {
+          operation: 'getCard',
+          method: 'GET',
+          path: '/.well-known/agent.json',
+          signal: callOptions.signal,
+        },
+        agentCardSchema,
+      ),
+
+    async createTask(request, callOptions = {}) {
+      const { task } = await callJson(
+        transport,
+        {
+          operation: 'createTask',
+          method: 'POST',
+          path: '/tasks',
+          body: request,
+          signal: callOptions.signal,
+        },
+        taskResponseSchema,
+      );
+      return task;
+    },
+
+    getTask: (id, getOptions) => getTask(id, getOptions),
+
+    async cancelTask(id, callOptions = {}) {
+      const { task } = await callJson(
+        transport,
+        {
+          operation: 'cancelTask',
+          method: 'POST',
+          path: taskPath(id, '/cancel'),
+          signal: callOptions.signal,
+          taskId: id,
+        },
+        taskResponseSchema,
+      );
+      return task;
+    },
+
+    async waitForTask(id, waitOptions = {}) {
+      const { signal, timeoutMs } = waitOptions;
+      const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
+      let backoffMs = FIRST_BACKOFF_MS;
+      while (true) {
+        const remainingMs = deadline - Date.now();
+        const waitSeconds = Math.max(0, Math.min(LONG_POLL_SECONDS, remainingMs / 1000));
+        const started = performance.now();
+        const task = await getTask(id, { signal, waitSeconds }, 'waitForTask');
+        if (isTerminalStatus(task.status) || Date.now() >= deadline) return task;
+        // A server that ignores `wait` answers at once: poll it with backoff instead.
+        if (performance.now() - started < (waitSeconds * 1000) / 2) {
+          await pause(
+            Math.min(backoffMs, Math.max(0, deadline - Date.now())),
+            signal,
+            'waitForTask',
+          );
+          backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
+        } else {
+          backoffMs = FIRST_BACKOFF_MS;
+        }
+      }
+    },
+
+    listTasks: (listOptions = {}) =>
+      callJson(
+        transport,
+        {
+          operation: 'listTasks',
+          method: 'GET',
+          path: '/tasks',
+          query: {
+            limit: listOptions.limit === undefined ? undefined : String(listOptions.limit),
+            cursor: listOptions.cursor,
+            status: listOptions.status,
+          },
+          signal: listOptions.signal,
+        },
+        taskPageSchema,
+      ),
+
+    watchTask: (id, callOptions = {}) => watchTask(transport, id, callOptions.signal),
+  };
+}

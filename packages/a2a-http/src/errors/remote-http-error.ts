@@ -1,0 +1,45 @@
+import { AgentPortError } from '@agentport/core';
+
+const MAX_MESSAGE_LENGTH = 300;
+
+/** Options of a {@link RemoteHttpError}. */
+export interface RemoteHttpErrorOptions {
+  /** The client operation that failed, such as `cancelTask`. */
+  operation: string;
+  /** The HTTP status the remote answered (200 for an `error` event inside a stream). */
+  httpStatus: number;
+  /** The `error.code` of the remote's JSON error body, when it sent one. */
+  remoteCode?: string;
+  /** The `error.message` of the remote's JSON error body, when it sent one. */
+  remoteMessage?: string;
+}
+
+/** The remote answered with an error status (or reported an error in a stream) (502). */
+export class RemoteHttpError extends AgentPortError {
+  /** The client operation that failed. */
+  readonly operation: string;
+  /** The HTTP status the remote answered. */
+  readonly httpStatus: number;
+  /** The remote's error code, such as `task_not_cancelable`, when it sent one. */
+  readonly remoteCode: string | undefined;
+  /** The remote's error message, when it sent one. */
+  readonly remoteMessage: string | undefined;
+
+  constructor(options: RemoteHttpErrorOptions) {
+    const { operation, httpStatus, remoteCode, remoteMessage } = options;
+    const detail =
+      remoteCode === undefined
+        ? ''
+        : ` ${remoteCode}: ${(remoteMessage ?? '').slice(0, MAX_MESSAGE_LENGTH)}`;
+    super({
+      code: 'remote_http_error',
+      message: `${operation} failed: the remote answered ${httpStatus}${detail}`,
+      status: 502,
+    });
+    this.name = 'RemoteHttpError';
+    this.operation = operation;
+    this.httpStatus = httpStatus;
+    this.remoteCode = remoteCode;
+    this.remoteMessage = remoteMessage;
+  }
+}

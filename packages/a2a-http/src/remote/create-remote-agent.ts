@@ -1,0 +1,143 @@
+import {
+  type Agent,
+  AgentFailureError,
+  type AgentProgressEvent,
+  type AgentRunContext,
+  CancellationError,
+  defineAgent,
+  isTerminalStatus,
+  type Task,
+} from '@agentport/core';
+import {
+  type A2AHttpClient,
+  type A2AHttpClientOptions,
+  createA2AHttpClient,
+} from '../client/create-a2a-http-client.ts';
+import { RemoteHttpError } from '../errors/remote-http-error.ts';
+import type { AgentCard } from '../wire/agent-card.ts';
+import { agentNameFromCard } from './agent-name-from-card.ts';
+
+/** Options of {@link createRemoteAgent}. */
+export interface RemoteAgentOptions extends A2AHttpClientOptions {
+  /** The local agent name (default: the card's name made valid). */
+  name?: string;
+  /** The local description (default: the card's). */
+  description?: string;
+  /** Aborts fetching the card. */
+  signal?: AbortSignal;
+}
+
+/** A core Agent that runs on a remote hand-rolled A2A server, with the card it came from. */
+export interface RemoteAgent extends Agent {
+  /** The remote's Agent Card, as fetched when the agent was created. */
+  readonly card: AgentCard;
+  /** The client the agent talks to the remote with. */
+  readonly client: A2AHttpClient;
+}
+
+type WaitMode = 'events' | 'long-poll';
+
+/** The final output of a terminal remote task, or the error it ended with. */
+function settle(task: Task, agentName: string): string {
+  if (task.status === 'completed') return task.output ?? '';
+  if (task.status === 'canceled') {
+    throw new CancellationError(`The remote task '${task.id}' was canceled`);
+  }
+  throw new AgentFailureError({
+    agentName,
+    code: task.error?.code ?? 'agent_failure',
+    message: task.error?.message ?? `The remote task '${task.id}' failed`,
+  });
+}
+
+/** Yields the growth of the task's output as text deltas; returns the output seen so far. */
+function* deltaOf(task: Task, seen: string): Generator<AgentProgressEvent, string> {
+  const output = task.output ?? '';
+  if (output.length > seen.length && output.startsWith(seen)) {
+    yield { type: 'text-delta', delta: output.slice(seen.length) };
+    return output;
+  }
+  return seen;
+}
+
+async function* followEvents(
+  client: A2AHttpClient,
+  id: string,
+  signal: AbortSignal,
+): AsyncGenerator<AgentProgressEvent, Task | undefined> {
+  let seen = '';
+  let last: Task | undefined;
+  try {
+    for await (const task of client.watchTask(id, { signal })) {
+      last = task;
+      seen = yield* deltaOf(task, seen);
+    }
+  } catch (error) {
+    // The remote has no events route, or its stream broke: long-polling still works.
+    if (!(error instanceof RemoteHttpError) || signal.aborted) throw error;
+  }
+  return last;
+}
+
+async function* runRemote(
+  client: A2AHttpClient,
+  mode: WaitMode,
+  input: string,
+  context: AgentRunContext,
+): AsyncGenerator<AgentProgressEvent, string> {
+  const { signal, metadata } = context;
+  const agentName = context.agent.name;
+  // Not aborted by the caller: a create abandoned in flight would leave a task nobody cancels.
+  const created = await client.createTask({
+    input,
+    ...(Object.keys(metadata).length === 0 ? {} : { metadata }),
+  });
+  let finished = false;
+  try {
+    signal.throwIfAborted();
+    let task: Task | undefined = created;
+    if (mode === 'events') task = yield* followEvents(client, created.id, signal);
+    if (task === undefined || !isTerminalStatus(task.status)) {
+      task = await client.waitForTask(created.id, { signal });
+    }
+    finished = true;
+    return settle(task, agentName);
+  } finally {
+    // Given up on (caller abort, broken connection): cancel it so the remote stops working.
+    if (!finished) void client.cancelTask(created.id).catch(() => undefined);
+  }
+}
+
+/**
+ * Wraps a remote hand-rolled A2A agent as a local core Agent: fetches its card (identity), then
+ * `invoke` creates a task and long-polls it, `stream` follows its events as text deltas. Aborting
+ * the caller's signal cancels the remote task.
+ *
+ * @example
+ * const remote = await createRemoteAgent('http://127.0.0.1:8080/agents/echo');
+ * await remote.invoke('hello'); // 'hello', computed remotely
+ */
+export async function createRemoteAgent(
+  baseUrl: string | URL,
+  options: RemoteAgentOptions = {},
+): Promise<RemoteAgent> {
+  const { signal } = options;
+  const client = createA2AHttpClient(baseUrl, {
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...(options.headers === undefined ? {} : { headers: options.headers }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  });
+  const card = await client.getCard(signal === undefined ? {} : { signal });
+  const name = options.name ?? agentNameFromCard(card.name);
+  const description = options.description ?? card.description;
+  const define = (mode: WaitMode) =>
+    defineAgent({
+      name,
+      ...(description === undefined ? {} : { description }),
+      run: (input, context) => runRemote(client, mode, input, context),
+    });
+  const streaming = card.capabilities?.streaming === true;
+  const viaLongPoll = define('long-poll');
+  const viaEvents = streaming ? define('events') : viaLongPoll;
+  return { ...viaEvents, invoke: viaLongPoll.invoke, card, client };
+}

@@ -1,0 +1,116 @@
+import { type Agent, createTaskRunner, type TaskRunner, type TaskStore } from '@agentport/core';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  jsonErrorHandler,
+  jsonNotFoundHandler,
+  type ListenOptions,
+  listen,
+  methodNotAllowed,
+} from '@agentport/rest-sse';
+import { Hono } from 'hono';
+import { AGENT_CARD_PATH, type AgentCardOptions, buildAgentCard } from '../wire/agent-card.ts';
+import { requestEndpoint } from './request-endpoint.ts';
+import { registerTaskRoutes } from './task-routes.ts';
+
+/** Options of {@link createA2AHttpServer}. */
+export interface A2AHttpServerOptions {
+  /** The agent whose tasks this server runs. */
+  agent: Agent;
+  /** Card fields to set or override (name, endpoint, description, version, skills). */
+  card?: AgentCardOptions;
+  /** Where tasks live (default: a new in-memory store); share one to see tasks across servers. */
+  store?: TaskStore;
+  /** How many tasks run at once; the rest wait in `submitted` (default 16). */
+  maxConcurrency?: number;
+  /** The largest accepted request body, in bytes (default 1 MiB). */
+  maxBodyBytes?: number;
+  /**
+   * Derive the card's endpoint from `X-Forwarded-Proto` and `X-Forwarded-Host` when `card.endpoint`
+   * is not set; only behind a proxy that sets them (default false).
+   */
+  trustProxyHeaders?: boolean;
+  /** Idle time before an SSE heartbeat comment on event streams, in milliseconds (default 15 s). */
+  heartbeatMs?: number;
+}
+
+/** A hand-rolled A2A server: a Hono app, its task runner, and a way to serve and close it. */
+export interface A2AHttpServer {
+  /** The routes, relative to wherever the app is mounted (`app.route(prefix, server.app)`). */
+  readonly app: Hono;
+  /** The runner behind the routes; the server owns it. */
+  readonly runner: TaskRunner;
+  /**
+   * Serves the app until `signal` aborts, then closes the server (long-polls answer, event streams
+   * end, running tasks are canceled) and resolves once the port is released; rejects with a
+   * `ListenError` when the port is busy or the address is not available.
+   */
+  listen(options?: ListenOptions): Promise<void>;
+  /** Stops taking tasks (503), answers pending long-polls, ends event streams, cancels running tasks. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates a hand-rolled A2A server for one agent: the Agent Card and the task routes.
+ *
+ * @example
+ * const server = createA2AHttpServer({ agent: createEchoAgent(), card: { version: '1.0.0' } });
+ * gateway.route('/agents/echo', server.app); // or: await server.listen({ port: 8080, signal });
+ */
+export function createA2AHttpServer(options: A2AHttpServerOptions): A2AHttpServer {
+  const { agent } = options;
+  const runner = createTaskRunner({
+    agent,
+    ...(options.store === undefined ? {} : { store: options.store }),
+    ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
+  });
+  const refusing = new AbortController();
+  const closing = new AbortController();
+  const cardOptions = options.card ?? {};
+  const trustProxyHeaders = options.trustProxyHeaders ?? false;
+  const app = new Hono();
+  // Only for standalone use: under `parent.route(prefix, app)` the parent's notFound answers, so
+  // sibling routes under the same prefix stay reachable. No catch-all route on purpose.
+  app.notFound(jsonNotFoundHandler);
+  app.onError(jsonErrorHandler);
+
+  app.get(AGENT_CARD_PATH, (context) => {
+    const endpoint = requestEndpoint(context.req.raw, AGENT_CARD_PATH, trustProxyHeaders);
+    return context.json(buildAgentCard(agent, cardOptions, endpoint));
+  });
+  app.all(AGENT_CARD_PATH, methodNotAllowed(['GET', 'HEAD']));
+  registerTaskRoutes(app, {
+    runner,
+    refusing: refusing.signal,
+    closing: closing.signal,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
+  });
+
+  let closed: Promise<void> | undefined;
+  function close(): Promise<void> {
+    closed ??= (async () => {
+      refusing.abort();
+      // Cancel first, so pending long-polls and event streams end with the canceled task.
+      await runner.close();
+      closing.abort();
+    })();
+    return closed;
+  }
+
+  return {
+    app,
+    runner,
+    close,
+    async listen(listenOptions = {}) {
+      const { signal } = listenOptions;
+      const onAbort = () => void close();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        await listen(app, listenOptions);
+      } finally {
+        signal?.removeEventListener('abort', onAbort);
+      }
+      if (signal?.aborted) await close();
+    },
+  };
+}

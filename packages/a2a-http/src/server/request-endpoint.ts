@@ -1,0 +1,32 @@
+const PROTOCOL = /^https?$/i;
+const HOST = /^[a-z0-9.-]+(?::\d{1,5})?$|^\[[0-9a-f:.]+\](?::\d{1,5})?$/i;
+
+function firstValue(header: string | undefined): string | undefined {
+  const value = header?.split(',')[0]?.trim();
+  return value === '' ? undefined : value;
+}
+
+/**
+ * The absolute URL the routes are served at, seen from a request for `suffix` (the card path):
+ * the request URL without the suffix, so a mount prefix is kept. With `trustProxyHeaders`, a
+ * well-formed `X-Forwarded-Proto` and `X-Forwarded-Host` replace the scheme and host.
+ */
+export function requestEndpoint(
+  request: Request,
+  suffix: string,
+  trustProxyHeaders: boolean,
+): string {
+  const url = new URL(request.url);
+  let protocol = url.protocol;
+  let host = url.host;
+  if (trustProxyHeaders) {
+    const forwardedProtocol = firstValue(request.headers.get('x-forwarded-proto') ?? undefined);
+    const forwardedHost = firstValue(request.headers.get('x-forwarded-host') ?? undefined);
+    if (forwardedProtocol !== undefined && PROTOCOL.test(forwardedProtocol)) {
+      protocol = `${forwardedProtocol.toLowerCase()}:`;
+    }
+    if (forwardedHost !== undefined && HOST.test(forwardedHost)) host = forwardedHost;
+  }
+  const path = url.pathname.endsWith(suffix) ? url.pathname.slice(0, -suffix.length) : url.pathname;
+  return `${protocol}//${host}${path.replace(/\/+$/, '')}`;
+}

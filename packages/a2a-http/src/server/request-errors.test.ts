@@ -1,0 +1,105 @@
+import { createEchoAgent } from '@agentport/core/agents';
+import { describe, expect, it } from 'vitest';
+import { postJson } from '../testing/serve.ts';
+import { createA2AHttpServer } from './create-a2a-http-server.ts';
+
+const { app } = createA2AHttpServer({ agent: createEchoAgent(), maxBodyBytes: 1024 });
+
+async function expectError(response: Response, status: number, code: string): Promise<string> {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toContain('application/json');
+  const body = (await response.json()) as { error: { code: string; message: string } };
+  expect(body).toEqual({ error: { code, message: expect.any(String) } });
+  expect(body.error.message).not.toMatch(/\n\s+at /);
+  return body.error.message;
+}
+
+describe('bad input to POST /tasks', () => {
+  it('answers 400 invalid_json for a body that is not JSON', async () => {
+    await expectError(await postJson(app, '/tasks', '{"input": '), 400, 'invalid_json');
+  });
+
+  it.each([
+    ['a missing input', {}, 'input: must be a string'],
+    ['an empty input', { input: '' }, 'input: must not be empty'],
+    ['a non-string input', { input: 42 }, 'input: must be a string'],
+    ['an array metadata', { input: 'x', metadata: [1] }, 'metadata: must be a JSON object'],
+    ['a null metadata', { input: 'x', metadata: null }, 'metadata: must be a JSON object'],
+    ['a string metadata', { input: 'x', metadata: 'm' }, 'metadata: must be a JSON object'],
+    ['a body that is an array', [{ input: 'x' }], 'body: must be a JSON object with an input'],
+    ['a body that is null', null, 'body: must be a JSON object with an input'],
+  ])('answers 400 invalid_input for %s', async (_case, body, message) => {
+    const text = await expectError(await postJson(app, '/tasks', body), 400, 'invalid_input');
+    expect(text).toContain(message);
+  });
+
+  it('answers 415 for a body that is not declared as JSON', async () => {
+    const response = await postJson(app, '/tasks', '{"input":"x"}', {
+      'content-type': 'text/plain',
+    });
+    await expectError(response, 415, 'unsupported_media_type');
+    await expectError(await postJson(app, '/tasks', 'input=x', {}), 415, 'unsupported_media_type');
+  });
+
+  it('answers 413 for a body over the configured limit', async () => {
+    const response = await postJson(app, '/tasks', { input: 'x'.repeat(2048) });
+    await expectError(response, 413, 'payload_too_large');
+  });
+
+  it('limits the body to 1 MiB by default', async () => {
+    const server = createA2AHttpServer({ agent: createEchoAgent() });
+    const fits = await postJson(server.app, '/tasks', { input: 'x'.repeat(1000_000) });
+    expect(fits.status).toBe(201);
+    const over = await postJson(server.app, '/tasks', { input: 'x'.repeat(1024 * 1024) });
+    await expectError(over, 413, 'payload_too_large');
+    await server.close();
+  });
+});
+
+describe('bad queries', () => {
+  it.each([
+    ['/tasks?limit=abc', 'limit'],
+    ['/tasks?limit=0', 'limit'],
+    ['/tasks?limit=101', 'limit'],
+    ['/tasks?limit=1.5', 'limit'],
+    ['/tasks?status=done', 'status'],
+    ['/tasks?cursor=not-a-cursor', 'cursor'],
+    ['/tasks/some-id?wait=soon', 'wait'],
+    ['/tasks/some-id?wait=-1', 'wait'],
+  ])('answers 400 invalid_input for %s', async (path, field) => {
+    const message = await expectError(await app.request(path), 400, 'invalid_input');
+    expect(message.toLowerCase()).toContain(field);
+  });
+});
+
+describe('unknown tasks and routes', () => {
+  it.each([
+    ['GET', '/tasks/no-such-task'],
+    ['GET', '/tasks/no-such-task?wait=5'],
+    ['POST', '/tasks/no-such-task/cancel'],
+    ['GET', '/tasks/no-such-task/events'],
+  ])('answers 404 task_not_found for %s %s', async (method, path) => {
+    const message = await expectError(await app.request(path, { method }), 404, 'task_not_found');
+    expect(message).toContain('no-such-task');
+  });
+
+  it.each(['/nope', '/tasks/a/b/c', '/.well-known/other.json'])(
+    'answers 404 not_found for the unknown route %s',
+    async (path) => {
+      await expectError(await app.request(path), 404, 'not_found');
+    },
+  );
+});
+
+describe('wrong methods', () => {
+  it.each([
+    ['DELETE', '/tasks', 'GET, HEAD, POST'],
+    ['PUT', '/tasks/some-id', 'GET, HEAD'],
+    ['GET', '/tasks/some-id/cancel', 'POST'],
+    ['POST', '/tasks/some-id/events', 'GET, HEAD'],
+  ])('answers 405 with Allow for %s %s', async (method, path, allow) => {
+    const response = await app.request(path, { method });
+    await expectError(response, 405, 'method_not_allowed');
+    expect(response.headers.get('allow')).toBe(allow);
+  });
+});

@@ -1,0 +1,107 @@
+import { isTerminalStatus, type Task, type TaskRunner } from '@agentport/core';
+import {
+  limitBody,
+  methodNotAllowed,
+  parseJsonBody,
+  ShuttingDownError,
+  SSE_HEADERS,
+  streamSSE,
+} from '@agentport/rest-sse';
+import type { Context, Hono } from 'hono';
+import {
+  createTaskRequestSchema,
+  getTaskQuerySchema,
+  listTasksQuerySchema,
+} from '../wire/task-schemas.ts';
+import { parseQuery } from './parse-query.ts';
+
+/** What the task routes need from their server. */
+export interface TaskRoutesOptions {
+  runner: TaskRunner;
+  maxBodyBytes: number;
+  /** Aborted when the server stops taking tasks: `POST /tasks` answers 503. */
+  refusing: AbortSignal;
+  /** Aborted when the server closes: long-polls answer at once, event streams end. */
+  closing: AbortSignal;
+  /** Idle time before an SSE heartbeat comment, in milliseconds. */
+  heartbeatMs?: number;
+}
+
+function taskBody(task: Task): { task: Task } {
+  return { task };
+}
+
+/** Long-polls: the task once terminal, or as it is when the wait runs out or the server closes. */
+async function waitForTask(
+  context: Context,
+  options: TaskRoutesOptions,
+  id: string,
+  seconds: number,
+): Promise<Task> {
+  const { runner, closing } = options;
+  const current = await runner.get(id);
+  if (seconds === 0 || isTerminalStatus(current.status) || closing.aborted) return current;
+  const signal = AbortSignal.any([context.req.raw.signal, closing]);
+  try {
+    return await runner.wait(id, { signal, timeoutMs: seconds * 1000 });
+  } catch (error) {
+    if (signal.aborted) return runner.get(id);
+    throw error;
+  }
+}
+
+/** Registers `/tasks`, `/tasks/{id}`, `/tasks/{id}/cancel` and `/tasks/{id}/events` on `app`. */
+export function registerTaskRoutes(app: Hono, options: TaskRoutesOptions): void {
+  const { runner, closing } = options;
+
+  app.post('/tasks', limitBody(options.maxBodyBytes), async (context) => {
+    if (options.refusing.aborted) throw new ShuttingDownError();
+    const request = await parseJsonBody(context, createTaskRequestSchema);
+    const task = await runner.submit(request.input, {
+      ...(request.metadata === undefined ? {} : { metadata: request.metadata }),
+    });
+    context.header('location', `${context.req.path.replace(/\/+$/, '')}/${task.id}`);
+    return context.json(taskBody(task), 201);
+  });
+  app.get('/tasks', async (context) => {
+    const query = parseQuery(context.req.query(), listTasksQuerySchema);
+    const page = await runner.list(query);
+    return context.json(page);
+  });
+  app.all('/tasks', methodNotAllowed(['GET', 'HEAD', 'POST']));
+
+  app.get('/tasks/:id', async (context) => {
+    const { wait } = parseQuery(context.req.query(), getTaskQuerySchema);
+    const task = await waitForTask(context, options, context.req.param('id'), wait ?? 0);
+    // Answered because the server is closing: don't keep the connection open for more.
+    if (closing.aborted) context.header('connection', 'close');
+    return context.json(taskBody(task));
+  });
+  app.all('/tasks/:id', methodNotAllowed(['GET', 'HEAD']));
+
+  app.post('/tasks/:id/cancel', async (context) => {
+    const task = await runner.cancel(context.req.param('id'));
+    return context.json(taskBody(task));
+  });
+  app.all('/tasks/:id/cancel', methodNotAllowed(['POST']));
+
+  app.get('/tasks/:id/events', async (context) => {
+    const id = context.req.param('id');
+    await runner.get(id);
+    // Hono answers HEAD with the GET handler's headers: never start a stream nobody reads.
+    if (context.req.raw.method === 'HEAD') return new Response(null, { headers: SSE_HEADERS });
+    return streamSSE(
+      context,
+      async (writer) => {
+        const signal = AbortSignal.any([writer.signal, closing]);
+        let sequence = 0;
+        for await (const task of runner.watch(id, { signal })) {
+          sequence += 1;
+          writer.write({ event: 'task', data: JSON.stringify(taskBody(task)), id: sequence });
+        }
+      },
+      options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs },
+    );
+  });
+  app.all('/tasks/:id/events', methodNotAllowed(['GET', 'HEAD']));
+}

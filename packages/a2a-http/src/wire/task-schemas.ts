@@ -1,0 +1,77 @@
+import { TASK_STATUSES, type Task } from '@agentport/core';
+import * as z from 'zod';
+
+/** The body of `POST /tasks`: a non-empty `input` and optional `metadata`; unknown fields are ignored. */
+export const createTaskRequestSchema = z.object(
+  {
+    input: z.string({ error: 'must be a string' }).min(1, 'must not be empty'),
+    metadata: z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }).optional(),
+  },
+  { error: 'must be a JSON object with an input' },
+);
+
+/** What `POST /tasks` takes. */
+export type CreateTaskRequest = z.input<typeof createTaskRequestSchema>;
+
+/** The query of `GET /tasks`: page size, cursor and status filter. */
+export const listTasksQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .max(100, 'must be at most 100')
+    .optional(),
+  cursor: z.string().min(1, 'must not be empty').optional(),
+  status: z.enum(TASK_STATUSES, { error: `must be one of ${TASK_STATUSES.join(', ')}` }).optional(),
+});
+
+/** The longest a `GET /tasks/{id}?wait=SECONDS` long-poll waits, in seconds. */
+export const MAX_WAIT_SECONDS = 60;
+
+/** The query of `GET /tasks/{id}`: an optional `wait` in seconds, capped at {@link MAX_WAIT_SECONDS}. */
+export const getTaskQuerySchema = z.object({
+  wait: z.coerce
+    .number({ error: 'must be a number of seconds' })
+    .min(0, 'must not be negative')
+    .transform((seconds) => Math.min(seconds, MAX_WAIT_SECONDS))
+    .optional(),
+});
+
+const taskErrorSchema = z.object({ code: z.string(), message: z.string() });
+
+/**
+ * A task as a client reads it: `id` and `status` are required; the other fields of our own server
+ * take neutral defaults so servers that send less still parse.
+ */
+export const taskSchema: z.ZodType<Task> = z.object({
+  id: z.string().min(1),
+  agentName: z.string().default(''),
+  status: z.enum(TASK_STATUSES),
+  input: z.string().default(''),
+  output: z.string().optional(),
+  error: taskErrorSchema.optional(),
+  metadata: z.record(z.string(), z.unknown()).default({}),
+  createdAt: z.string().default(''),
+  updatedAt: z.string().default(''),
+}) as z.ZodType<Task>;
+
+/** The body of every task answer: `{ "task": Task }`. */
+export const taskResponseSchema = z.object({ task: taskSchema });
+
+/** The body of `GET /tasks`: a page of tasks and the cursor of the next one. */
+export const taskPageSchema = z.object({
+  tasks: z.array(taskSchema),
+  nextCursor: z.string().optional(),
+});
+
+/** Our JSON error body, as a client reads it. */
+export const errorBodySchema = z.object({
+  error: z.object({ code: z.string(), message: z.string() }),
+});
+
+/** Describes the first issue of a failed parse as `path: message`. */
+export function describeIssues(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (issue === undefined) return 'invalid';
+  return issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
+}
