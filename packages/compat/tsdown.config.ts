@@ -3,7 +3,7 @@ import { defineConfig } from 'tsdown';
 export default defineConfig({
   entry: ['src/index.ts'],
   format: 'esm',
-  platform: 'node',
+  platform: 'neutral',
   dts: true,
   clean: true,
 });
