@@ -55,6 +55,7 @@ export function createCompatApp(options: CompatAppOptions): Hono {
     return streamSSE(
       context,
       async (writer) => {
+        if (writer.signal.aborted) controller.abort();
         writer.signal.addEventListener('abort', () => controller.abort(), { once: true });
         let id = 0;
         try {
