@@ -7,6 +7,14 @@ export {
   REST_PATH,
 } from './card/agent-card.ts';
 export { isLegacyVersion, toLegacyAgentCard } from './card/legacy-agent-card.ts';
+export {
+  agentCardUrlOf,
+  agentNameOf,
+  createRemoteSdkAgent,
+  type RemoteSdkAgentOptions,
+} from './client/remote-agent.ts';
+export { RemoteAgentCardError } from './errors/remote-agent-card-error.ts';
+export { RemoteAgentError } from './errors/remote-agent-error.ts';
 export { createAgentExecutor, OUTPUT_ARTIFACT_ID } from './executor/agent-executor.ts';
 export { type A2AUserBuilder, noAuthentication } from './http/call-context.ts';
 export {

@@ -1,0 +1,248 @@
+import {
+  type AgentCard,
+  ListTasksRequest,
+  SendMessageRequest,
+  type SendMessageResult,
+  TaskState,
+} from '@a2a-js/sdk';
+import {
+  type Client,
+  ClientFactory,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+} from '@a2a-js/sdk/client';
+import {
+  type Agent,
+  AgentFailureError,
+  AgentPortError,
+  CancellationError,
+  defineAgent,
+  InvalidInputError,
+  isValidAgentName,
+} from '@agentport/core';
+import { RemoteAgentCardError } from '../errors/remote-agent-card-error.ts';
+import { RemoteAgentError } from '../errors/remote-agent-error.ts';
+import { RemoteTaskTranslator } from './remote-events.ts';
+
+/** Options of {@link createRemoteSdkAgent}. */
+export interface RemoteSdkAgentOptions {
+  /** The local agent name (default: derived from the card's name). */
+  name?: string;
+  /** The local description (default: the card's description). */
+  description?: string;
+  /** The binding to prefer when the card offers both (default: the card's order). */
+  preferredTransport?: 'JSONRPC' | 'HTTP+JSON';
+  /** Also talk to A2A v0.3 agents, through the SDK's v0.3 transports (default true). */
+  legacyCompat?: boolean;
+  /** HTTP headers sent with every call, such as `Authorization`. */
+  headers?: Record<string, string>;
+  /** The fetch to use (default: the global fetch). */
+  fetch?: typeof fetch;
+}
+
+const CARD_PATH = '.well-known/agent-card.json';
+
+/** The card URL of a per-agent base URL (`<base>/.well-known/agent-card.json`) or a card URL as is. */
+export function agentCardUrlOf(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch (error) {
+    throw new InvalidInputError(`Remote agent url must be an absolute URL, got '${url}'`, {
+      field: 'url',
+      cause: error,
+    });
+  }
+  if (parsed.pathname.endsWith('.json')) return parsed.href;
+  parsed.pathname = `${parsed.pathname.replace(/\/+$/, '')}/${CARD_PATH}`;
+  return parsed.href;
+}
+
+/** A valid local agent name made from a card's display name (`Echo Agent` -> `echo-agent`). */
+export function agentNameOf(displayName: string): string {
+  const name = displayName
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64)
+    .replace(/-+$/, '');
+  return isValidAgentName(name) ? name : 'remote-agent';
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function isTerminal(state: TaskState | undefined): boolean {
+  return (
+    state === TaskState.TASK_STATE_COMPLETED ||
+    state === TaskState.TASK_STATE_FAILED ||
+    state === TaskState.TASK_STATE_CANCELED ||
+    state === TaskState.TASK_STATE_REJECTED
+  );
+}
+
+async function loadCard(cardUrl: string, resolver: DefaultAgentCardResolver): Promise<AgentCard> {
+  let card: AgentCard;
+  try {
+    card = await resolver.resolve(cardUrl, '');
+  } catch (error) {
+    throw new RemoteAgentCardError(cardUrl, reasonOf(error), { cause: error });
+  }
+  if (typeof card?.name !== 'string' || !Array.isArray(card.supportedInterfaces)) {
+    throw new RemoteAgentCardError(cardUrl, 'the document is not an A2A AgentCard');
+  }
+  return card;
+}
+
+/**
+ * Creates a local agent that delegates to a remote A2A agent through the official SDK client:
+ * it reads the remote AgentCard (from a per-agent base URL such as `http://host/a2a/echo`, or the
+ * card's own URL) and takes its name and description; `invoke` sends one blocking SendMessage,
+ * `stream` uses SendStreamingMessage and yields events as they arrive; aborting either cancels the
+ * remote task.
+ *
+ * @example
+ * const echo = await createRemoteSdkAgent('http://localhost:8080/a2a/echo');
+ * await echo.invoke('hello'); // 'hello'
+ */
+export async function createRemoteSdkAgent(
+  url: string,
+  options: RemoteSdkAgentOptions = {},
+): Promise<Agent> {
+  const cardUrl = agentCardUrlOf(url);
+  const legacyCompat = { enabled: options.legacyCompat !== false };
+  const fetchImpl = options.fetch;
+  const resolver = new DefaultAgentCardResolver({
+    legacyCompat,
+    ...(fetchImpl ? { fetchImpl } : {}),
+  });
+  const card = await loadCard(cardUrl, resolver);
+  const name = options.name ?? agentNameOf(card.name);
+  const factory = new ClientFactory({
+    transports: [
+      new JsonRpcTransportFactory({ legacyCompat, ...(fetchImpl ? { fetchImpl } : {}) }),
+      new RestTransportFactory({ legacyCompat, ...(fetchImpl ? { fetchImpl } : {}) }),
+    ],
+    ...(options.preferredTransport ? { preferredTransports: [options.preferredTransport] } : {}),
+  });
+  let client: Client;
+  try {
+    client = await factory.createFromAgentCard(card);
+  } catch (error) {
+    throw new RemoteAgentCardError(cardUrl, reasonOf(error), { cause: error });
+  }
+  const serviceParameters = { ...options.headers };
+
+  const failure = (error: unknown, signal: AbortSignal | undefined): AgentPortError => {
+    if (signal?.aborted) return new CancellationError(undefined, { cause: error });
+    if (AgentPortError.isInstance(error)) return error;
+    return new RemoteAgentError(name, reasonOf(error), { cause: error });
+  };
+
+  /** Best-effort cancel of the remote task (by id, or found through its context). */
+  const cancelRemote = async (taskId: string | undefined, contextId: string): Promise<void> => {
+    const ids =
+      taskId !== undefined
+        ? [taskId]
+        : (
+            await client.listTasks(ListTasksRequest.fromJSON({ contextId, pageSize: 10 }), {
+              serviceParameters,
+            })
+          ).tasks
+            .filter((task) => !isTerminal(task.status?.state))
+            .map((task) => task.id);
+    await Promise.all(
+      ids.map((id) =>
+        client.cancelTask({ id, tenant: '', metadata: undefined }, { serviceParameters }),
+      ),
+    );
+  };
+
+  const newRequest = (input: string, contextId: string) =>
+    SendMessageRequest.fromJSON({
+      message: {
+        messageId: globalThis.crypto.randomUUID(),
+        contextId,
+        role: 'ROLE_USER',
+        parts: [{ text: input }],
+      },
+    });
+
+  const agent = defineAgent({
+    name,
+    ...((options.description ?? card.description)
+      ? { description: options.description ?? card.description }
+      : {}),
+    async *run(input, { signal }) {
+      const contextId = globalThis.crypto.randomUUID();
+      const translator = new RemoteTaskTranslator(name);
+      const http = new AbortController();
+      const onAbort = () => {
+        http.abort(signal.reason);
+        cancelRemote(translator.taskId, contextId).catch(() => undefined);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        const events = client.sendMessageStream(newRequest(input, contextId), {
+          signal: http.signal,
+          serviceParameters,
+        });
+        for await (const event of events) {
+          const translation = translator.push(event);
+          yield* translation.events;
+          if (translation.output !== undefined) return translation.output;
+        }
+      } catch (error) {
+        throw failure(error, signal);
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+      }
+      throw new AgentFailureError({
+        agentName: name,
+        code: 'remote_task_unfinished',
+        message: `The stream of remote agent '${name}' ended before its task did`,
+      });
+    },
+  });
+
+  const outputOfResult = (result: SendMessageResult): string => {
+    const translator = new RemoteTaskTranslator(name);
+    const translation =
+      'messageId' in result
+        ? translator.push({ payload: { $case: 'message', value: result } })
+        : translator.task(result);
+    if (translation.output !== undefined) return translation.output;
+    throw new AgentFailureError({
+      agentName: name,
+      code: 'remote_task_unfinished',
+      message: `Remote agent '${name}' answered before its task finished`,
+    });
+  };
+
+  return {
+    ...agent,
+    async invoke(input, runOptions = {}) {
+      const { signal } = runOptions;
+      if (signal?.aborted) throw new CancellationError();
+      const contextId = globalThis.crypto.randomUUID();
+      const onAbort = () => {
+        cancelRemote(undefined, contextId).catch(() => undefined);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        const result = await client.sendMessage(newRequest(input, contextId), {
+          ...(signal ? { signal } : {}),
+          serviceParameters,
+        });
+        return outputOfResult(result);
+      } catch (error) {
+        throw failure(error, signal);
+      } finally {
+        signal?.removeEventListener('abort', onAbort);
+      }
+    },
+  };
+}
