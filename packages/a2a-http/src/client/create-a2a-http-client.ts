@@ -31,9 +31,9 @@ export interface A2AHttpRequestOptions {
   signal?: AbortSignal;
 }
 
-/** Options of {@link A2AHttpClient.getTask}. */
+/** Options of {@link A2AHttpClient.getTask} and {@link A2AHttpClient.createTask}. */
 export interface GetTaskOptions extends A2AHttpRequestOptions {
-  /** Long-poll: let the server hold the answer until the task is terminal, up to this long. */
+  /** Long-poll: let the server hold the answer until the task is terminal, up to this long (max 60). */
   waitSeconds?: number;
 }
 
@@ -56,8 +56,11 @@ export interface A2AHttpClient {
   readonly baseUrl: string;
   /** Fetches and validates the Agent Card. */
   getCard(options?: A2AHttpRequestOptions): Promise<AgentCard>;
-  /** Creates a task; resolves with it as created (usually `submitted`). */
-  createTask(request: CreateTaskRequest, options?: A2AHttpRequestOptions): Promise<Task>;
+  /**
+   * Creates a task; resolves with it as created (usually `submitted`), or, with `waitSeconds`,
+   * once it is terminal or the wait runs out. Aborting a waiting create cancels the task.
+   */
+  createTask(request: CreateTaskRequest, options?: GetTaskOptions): Promise<Task>;
   /** The task as it is now, or once terminal when `waitSeconds` is given. */
   getTask(id: string, options?: GetTaskOptions): Promise<Task>;
   /** Cancels a task; resolves with it canceled (a RemoteHttpError 409 when already finished). */
@@ -75,6 +78,12 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const LONG_POLL_SECONDS = 30;
 const FIRST_BACKOFF_MS = 50;
 const MAX_BACKOFF_MS = 2_000;
+
+/** The `wait` query value, clamped to what a server accepts. */
+function waitOf(options: GetTaskOptions): number | undefined {
+  if (options.waitSeconds === undefined) return undefined;
+  return Math.min(Math.max(options.waitSeconds, 0), MAX_WAIT_SECONDS);
+}
 
 function taskPath(id: string, suffix = ''): string {
   return `/tasks/${encodeURIComponent(id)}${suffix}`;
@@ -119,10 +128,7 @@ export function createA2AHttpClient(
     getOptions: GetTaskOptions = {},
     operation = 'getTask',
   ): Promise<Task> {
-    const wait =
-      getOptions.waitSeconds === undefined
-        ? undefined
-        : Math.min(Math.max(getOptions.waitSeconds, 0), MAX_WAIT_SECONDS);
+    const wait = waitOf(getOptions);
     const { task } = await callJson(
       transport,
       {
@@ -154,15 +160,18 @@ export function createA2AHttpClient(
         agentCardSchema,
       ),
 
-    async createTask(request, callOptions = {}) {
+    async createTask(request, createOptions = {}) {
+      const wait = waitOf(createOptions);
       const { task } = await callJson(
         transport,
         {
           operation: 'createTask',
           method: 'POST',
           path: '/tasks',
+          query: { wait: wait === undefined ? undefined : String(wait) },
           body: request,
-          signal: callOptions.signal,
+          signal: createOptions.signal,
+          timeoutMs: transport.timeoutMs + (wait ?? 0) * 1000,
         },
         taskResponseSchema,
       );

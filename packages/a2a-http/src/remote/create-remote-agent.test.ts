@@ -79,7 +79,7 @@ describe('createRemoteAgent', () => {
     ]);
   });
 
-  it('invokes by long-poll: one create and one waiting request, however long the task runs', async () => {
+  it('invokes in one request: a create that long-polls, however long the task runs', async () => {
     const requests: string[] = [];
     const recording: typeof fetch = (input, init) => {
       const url = new URL(String(input));
@@ -91,7 +91,7 @@ describe('createRemoteAgent', () => {
     const remote = await createRemoteAgent(ticker.url, { fetch: recording });
     requests.length = 0;
     expect(await remote.invoke('4 every 40ms')).toBe('tick 1\ntick 2\ntick 3\ntick 4');
-    expect(requests).toEqual(['POST /tasks', 'GET /tasks/{id}?wait=30']);
+    expect(requests).toEqual(['POST /tasks?wait=30']);
   });
 
   it('falls back to long-polling when the remote offers no events stream', async () => {

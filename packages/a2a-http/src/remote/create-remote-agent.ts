@@ -37,6 +37,9 @@ export interface RemoteAgent extends Agent {
 
 type WaitMode = 'events' | 'long-poll';
 
+/** How long one long-poll request waits before `waitForTask` asks again. */
+const LONG_POLL_SECONDS = 30;
+
 /** The final output of a terminal remote task, or the error it ended with. */
 function settle(task: Task, agentName: string): string {
   if (task.status === 'completed') return task.output ?? '';
@@ -79,29 +82,40 @@ async function* followEvents(
   return last;
 }
 
+/** Creates the remote task; in long-poll mode the same request waits for it to finish. */
+function createRemoteTask(
+  client: A2AHttpClient,
+  mode: WaitMode,
+  input: string,
+  context: AgentRunContext,
+): Promise<Task> {
+  const { signal, metadata } = context;
+  const request = { input, ...(Object.keys(metadata).length === 0 ? {} : { metadata }) };
+  // A waiting create is aborted with the caller: the server then cancels the task it made. A
+  // plain create is never abandoned in flight, or the task it makes would be left running.
+  return mode === 'long-poll'
+    ? client.createTask(request, { signal, waitSeconds: LONG_POLL_SECONDS })
+    : client.createTask(request);
+}
+
 async function* runRemote(
   client: A2AHttpClient,
   mode: WaitMode,
   input: string,
   context: AgentRunContext,
 ): AsyncGenerator<AgentProgressEvent, string> {
-  const { signal, metadata } = context;
-  const agentName = context.agent.name;
-  // Not aborted by the caller: a create abandoned in flight would leave a task nobody cancels.
-  const created = await client.createTask({
-    input,
-    ...(Object.keys(metadata).length === 0 ? {} : { metadata }),
-  });
-  let finished = false;
+  const { signal } = context;
+  const created = await createRemoteTask(client, mode, input, context);
+  let finished = isTerminalStatus(created.status);
   try {
     signal.throwIfAborted();
     let task: Task | undefined = created;
-    if (mode === 'events') task = yield* followEvents(client, created.id, signal);
+    if (mode === 'events' && !finished) task = yield* followEvents(client, created.id, signal);
     if (task === undefined || !isTerminalStatus(task.status)) {
       task = await client.waitForTask(created.id, { signal });
     }
     finished = true;
-    return settle(task, agentName);
+    return settle(task, context.agent.name);
   } finally {
     // Given up on (caller abort, broken connection): cancel it so the remote stops working.
     if (!finished) void client.cancelTask(created.id).catch(() => undefined);

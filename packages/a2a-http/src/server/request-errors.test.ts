@@ -70,6 +70,12 @@ describe('bad queries', () => {
     const message = await expectError(await app.request(path), 400, 'invalid_input');
     expect(message.toLowerCase()).toContain(field);
   });
+
+  it('answers 400 invalid_input for a bad wait on POST /tasks', async () => {
+    const response = await postJson(app, '/tasks?wait=later', { input: 'x' });
+    const message = await expectError(response, 400, 'invalid_input');
+    expect(message).toContain('wait');
+  });
 });
 
 describe('unknown tasks and routes', () => {

@@ -59,6 +59,42 @@ describe('POST /tasks', () => {
   });
 });
 
+describe('POST /tasks?wait=SECONDS', () => {
+  it('answers 201 once the task is terminal', async () => {
+    const target = server(createTickerAgent());
+    const response = await postJson(target.app, '/tasks?wait=10', { input: '3 every 30ms' });
+    expect(response.status).toBe(201);
+    const { task } = await response.json();
+    expect(task).toMatchObject({ status: 'completed', output: 'tick 1\ntick 2\ntick 3' });
+    expect(response.headers.get('location')).toBe(`/tasks/${task.id}`);
+  });
+
+  it('answers 201 with the task as it is when the wait runs out', async () => {
+    const target = server(createTickerAgent());
+    const response = await postJson(target.app, '/tasks?wait=0.1', { input: '5 every 10s' });
+    expect(response.status).toBe(201);
+    expect((await response.json()).task.status).toBe('working');
+  });
+
+  it('cancels the task when the caller goes away before the answer', async () => {
+    const target = server(createTickerAgent());
+    const controller = new AbortController();
+    const pending = target.app.request('/tasks?wait=60', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ input: '5 every 10s' }),
+      signal: controller.signal,
+    });
+    await expect.poll(async () => (await target.runner.list()).tasks.length).toBe(1);
+    controller.abort();
+    await Promise.resolve(pending).catch(() => undefined);
+    const [task] = (await target.runner.list()).tasks;
+    await expect
+      .poll(async () => (await target.runner.get(task?.id ?? '')).status)
+      .toBe('canceled');
+  });
+});
+
 describe('GET /tasks/{id}', () => {
   it('answers the task with its current status and output', async () => {
     const target = server();

@@ -10,8 +10,8 @@ import {
 import type { Context, Hono } from 'hono';
 import {
   createTaskRequestSchema,
-  getTaskQuerySchema,
   listTasksQuerySchema,
+  waitQuerySchema,
 } from '../wire/task-schemas.ts';
 import { parseQuery } from './parse-query.ts';
 
@@ -56,11 +56,20 @@ export function registerTaskRoutes(app: Hono, options: TaskRoutesOptions): void 
 
   app.post('/tasks', limitBody(options.maxBodyBytes), async (context) => {
     if (options.refusing.aborted) throw new ShuttingDownError();
+    const { wait } = parseQuery(context.req.query(), waitQuerySchema);
     const request = await parseJsonBody(context, createTaskRequestSchema);
-    const task = await runner.submit(request.input, {
+    let task = await runner.submit(request.input, {
       ...(request.metadata === undefined ? {} : { metadata: request.metadata }),
     });
     context.header('location', `${context.req.path.replace(/\/+$/, '')}/${task.id}`);
+    if (wait !== undefined && wait > 0) {
+      task = await waitForTask(context, options, task.id, wait);
+      if (context.req.raw.signal.aborted && !isTerminalStatus(task.status)) {
+        // The caller left before learning the task's id, so nobody could ever cancel it.
+        task = await runner.cancel(task.id);
+      }
+      if (closing.aborted) context.header('connection', 'close');
+    }
     return context.json(taskBody(task), 201);
   });
   app.get('/tasks', async (context) => {
@@ -71,7 +80,7 @@ export function registerTaskRoutes(app: Hono, options: TaskRoutesOptions): void 
   app.all('/tasks', methodNotAllowed(['GET', 'HEAD', 'POST']));
 
   app.get('/tasks/:id', async (context) => {
-    const { wait } = parseQuery(context.req.query(), getTaskQuerySchema);
+    const { wait } = parseQuery(context.req.query(), waitQuerySchema);
     const task = await waitForTask(context, options, context.req.param('id'), wait ?? 0);
     // Answered because the server is closing: don't keep the connection open for more.
     if (closing.aborted) context.header('connection', 'close');

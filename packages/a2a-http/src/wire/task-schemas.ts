@@ -28,8 +28,11 @@ export const listTasksQuerySchema = z.object({
 /** The longest a `GET /tasks/{id}?wait=SECONDS` long-poll waits, in seconds. */
 export const MAX_WAIT_SECONDS = 60;
 
-/** The query of `GET /tasks/{id}`: an optional `wait` in seconds, capped at {@link MAX_WAIT_SECONDS}. */
-export const getTaskQuerySchema = z.object({
+/**
+ * The query of `GET /tasks/{id}` and `POST /tasks`: an optional `wait` in seconds (long-poll),
+ * capped at {@link MAX_WAIT_SECONDS}.
+ */
+export const waitQuerySchema = z.object({
   wait: z.coerce
     .number({ error: 'must be a number of seconds' })
     .min(0, 'must not be negative')
