@@ -21,14 +21,27 @@ export {
   type ListenOptions,
   listen,
 } from './http/listen.ts';
+export { type AgentSummary, describeAgent } from './server/describe-agent.ts';
+export {
+  createRestServer,
+  type RestServer,
+  type RestServerOptions,
+} from './server/rest-server.ts';
+export { normalizeRouteName } from './server/route-name.ts';
 export { formatComment, formatSSE, type SSEMessage } from './sse/format-sse.ts';
+export {
+  SSE_HEADERS,
+  type SSENodeTarget,
+  type SSEStreamTarget,
+  type SSETarget,
+} from './sse/sse-target.ts';
 export {
   createSSEWriter,
   DEFAULT_HEARTBEAT_MS,
   DEFAULT_MAX_BUFFERED_BYTES,
-  type SSETarget,
   type SSEWriter,
   type SSEWriterOptions,
   sseErrorMessage,
 } from './sse/sse-writer.ts';
-export { SSE_HEADERS, streamSSE } from './sse/stream-sse.ts';
+export { type StreamSSEOptions, streamSSE } from './sse/stream-sse.ts';
+export { StreamingUnsupportedError } from './sse/streaming-unsupported-error.ts';

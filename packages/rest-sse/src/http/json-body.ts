@@ -8,6 +8,7 @@ import {
   PayloadTooLargeError,
   UnsupportedMediaTypeError,
 } from './http-errors.ts';
+import { requestHeader } from './request-header.ts';
 
 /** The default request body limit: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -16,10 +17,19 @@ const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
 
 /** Middleware that answers 413 `payload_too_large` when the body is over `maxBytes`. */
 export function limitBody(maxBytes: number = DEFAULT_MAX_BODY_BYTES): MiddlewareHandler {
-  return bodyLimit({
-    maxSize: maxBytes,
-    onError: () => errorResponse(new PayloadTooLargeError(maxBytes)),
-  });
+  const tooLarge = () => errorResponse(new PayloadTooLargeError(maxBytes));
+  const counting = bodyLimit({ maxSize: maxBytes, onError: tooLarge });
+  return async function limitBodySize(context, next) {
+    // A declared length is checked from the header alone: hono's bodyLimit first touches the
+    // body stream, which turns @hono/node-server's fast body read off for the handler.
+    const length = requestHeader(context, 'content-length');
+    if (length !== undefined && requestHeader(context, 'transfer-encoding') === undefined) {
+      if (Number(length) > maxBytes) return tooLarge();
+      await next();
+      return;
+    }
+    return counting(context, next);
+  };
 }
 
 function describeIssue(issue: z.core.$ZodIssue | undefined): string {
@@ -37,7 +47,7 @@ export async function parseJsonBody<TSchema extends z.ZodType>(
   context: Context,
   schema: TSchema,
 ): Promise<z.output<TSchema>> {
-  const contentType = context.req.header('content-type');
+  const contentType = requestHeader(context, 'content-type');
   const mediaType = contentType?.split(';')[0]?.trim() ?? '';
   if (!JSON_MEDIA_TYPE.test(mediaType)) throw new UnsupportedMediaTypeError(contentType);
   let body: unknown;

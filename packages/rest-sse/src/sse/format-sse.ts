@@ -14,8 +14,12 @@ export interface SSEMessage {
 
 const LINE_BREAK = /\r\n|\r|\n/;
 
+function hasLineBreak(value: string): boolean {
+  return value.includes('\n') || value.includes('\r');
+}
+
 function assertSingleLine(field: string, value: string): void {
-  if (LINE_BREAK.test(value)) {
+  if (hasLineBreak(value)) {
     throw new InvalidInputError(`SSE ${field} must not contain a line break`, { field });
   }
 }
@@ -31,10 +35,15 @@ export function formatSSE(message: SSEMessage): string {
     frame += `event: ${message.event}\n`;
   }
   if (message.id !== undefined) {
-    const id = String(message.id);
-    assertSingleLine('id', id);
-    if (id.includes('\0'))
-      throw new InvalidInputError('SSE id must not contain NUL', { field: 'id' });
+    const { id } = message;
+    if (typeof id === 'string') {
+      assertSingleLine('id', id);
+      if (id.includes('\0')) {
+        throw new InvalidInputError('SSE id must not contain NUL', { field: 'id' });
+      }
+    } else if (!Number.isFinite(id)) {
+      throw new InvalidInputError('SSE id must be a finite number or a string', { field: 'id' });
+    }
     frame += `id: ${id}\n`;
   }
   if (message.retry !== undefined) {
@@ -43,7 +52,10 @@ export function formatSSE(message: SSEMessage): string {
     }
     frame += `retry: ${message.retry}\n`;
   }
-  for (const line of message.data.split(LINE_BREAK)) frame += `data: ${line}\n`;
+  const { data } = message;
+  // JSON payloads never hold a raw line break: skip the split for them.
+  if (!hasLineBreak(data)) return `${frame}data: ${data}\n\n`;
+  for (const line of data.split(LINE_BREAK)) frame += `data: ${line}\n`;
   return `${frame}\n`;
 }
 

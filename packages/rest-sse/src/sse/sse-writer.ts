@@ -1,13 +1,6 @@
-import { AgentPortError, InvalidInputError, toAgentPortError } from '@agentport/core';
+import { AgentPortError, CancellationError, toAgentPortError } from '@agentport/core';
 import { formatComment, formatSSE, type SSEMessage } from './format-sse.ts';
-
-/** Where an SSE writer puts its bytes: the controller of a response body stream. */
-export interface SSETarget {
-  enqueue(chunk: Uint8Array): void;
-  close(): void;
-  /** How many more bytes the target takes before its buffer is full (null when errored). */
-  readonly desiredSize: number | null;
-}
+import { openSink, type SSETarget } from './sse-target.ts';
 
 /** Options of an SSE writer. */
 export interface SSEWriterOptions {
@@ -17,6 +10,8 @@ export interface SSEWriterOptions {
   maxBufferedBytes?: number;
   /** Aborting it ends the stream (the caller went away). */
   signal?: AbortSignal;
+  /** Extra headers, sent with the SSE headers when the writer starts a Node response. */
+  headers?: Record<string, string | string[]>;
 }
 
 /** Writes Server-Sent Events to a streaming response. */
@@ -36,8 +31,12 @@ export interface SSEWriter {
 export const DEFAULT_HEARTBEAT_MS = 15_000;
 /** The default cap on bytes buffered for a slow reader: 1 MiB. */
 export const DEFAULT_MAX_BUFFERED_BYTES = 1024 * 1024;
+/** How long a reader past the cap gets to take the final error event before the connection drops. */
+const OVERFLOW_GRACE_MS = 10_000;
 
-const encoder = new TextEncoder();
+const HEARTBEAT = formatComment('heartbeat');
+/** The abort reason of every ended stream (shared: a fresh DOMException per stream is costly). */
+const STREAM_ENDED = new CancellationError('The SSE stream ended');
 
 /** The SSE `error` event for anything thrown, with a safe `{ code, message }` payload. */
 export function sseErrorMessage(error: unknown): SSEMessage {
@@ -45,13 +44,17 @@ export function sseErrorMessage(error: unknown): SSEMessage {
   return { event: 'error', data: JSON.stringify({ code: known.code, message: known.message }) };
 }
 
-function isTarget(value: unknown): value is SSETarget {
-  const target = value as Partial<SSETarget> | null | undefined;
-  return typeof target?.enqueue === 'function' && typeof target.close === 'function';
+function slowReader(maxBufferedBytes: number): AgentPortError {
+  return new AgentPortError({
+    code: 'slow_reader',
+    message: `The reader fell more than ${maxBufferedBytes} bytes behind; the stream was ended`,
+    status: 503,
+  });
 }
 
 /**
- * Creates an SSE writer over a streaming target; throws when the target cannot stream.
+ * Creates an SSE writer over a streaming target (a `ReadableStream` controller or a Node
+ * `ServerResponse`); throws a `StreamingUnsupportedError` when the target cannot stream.
  *
  * @example
  * const body = new ReadableStream<Uint8Array>({
@@ -63,57 +66,49 @@ function isTarget(value: unknown): value is SSETarget {
  * });
  */
 export function createSSEWriter(target: SSETarget, options: SSEWriterOptions = {}): SSEWriter {
-  if (!isTarget(target) || target.desiredSize === null) {
-    throw new InvalidInputError(
-      'The SSE writer needs a target that can stream (an open stream controller)',
-    );
-  }
   const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   const maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+  const { signal } = options;
   const ended = new AbortController();
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   let idle = true;
+  const sink = openSink(target, options.headers, () => end());
 
   function end(): void {
     if (ended.signal.aborted) return;
     clearInterval(heartbeat);
-    options.signal?.removeEventListener('abort', end);
-    ended.abort();
-    try {
-      target.close();
-    } catch {
-      // The reader already canceled the stream.
-    }
+    signal?.removeEventListener('abort', end);
+    ended.abort(STREAM_ENDED);
+    sink.close();
+  }
+
+  function overflow(): void {
+    sink.write(formatSSE(sseErrorMessage(slowReader(maxBufferedBytes))));
+    end();
+    // A reader that never reads would hold the backlog forever: drop it after a grace period.
+    setTimeout(() => sink.destroy(), OVERFLOW_GRACE_MS).unref?.();
   }
 
   function push(frame: string): boolean {
     if (ended.signal.aborted) return false;
-    const chunk = encoder.encode(frame);
-    const room = target.desiredSize;
-    if (room === null) {
-      end();
+    if (sink.buffered() > maxBufferedBytes) {
+      overflow();
       return false;
     }
-    if (maxBufferedBytes - room + chunk.byteLength > maxBufferedBytes) {
-      // The reader is too slow: stop buffering, say why, and end the stream.
-      target.enqueue(encoder.encode(formatSSE(sseErrorMessage(slowReader()))));
-      end();
-      return false;
-    }
-    target.enqueue(chunk);
+    sink.write(frame);
     idle = false;
-    return true;
+    return !ended.signal.aborted;
   }
 
   if (heartbeatMs > 0) {
     heartbeat = setInterval(() => {
-      if (idle) push(formatComment('heartbeat'));
+      if (idle) push(HEARTBEAT);
       idle = true;
     }, heartbeatMs);
     heartbeat.unref?.();
   }
-  if (options.signal?.aborted) end();
-  options.signal?.addEventListener('abort', end, { once: true });
+  if (signal?.aborted) end();
+  else signal?.addEventListener('abort', end, { once: true });
 
   return {
     write: (message) => push(formatSSE(message)),
@@ -124,12 +119,4 @@ export function createSSEWriter(target: SSETarget, options: SSEWriterOptions = {
     },
     signal: ended.signal,
   };
-}
-
-function slowReader(): AgentPortError {
-  return new AgentPortError({
-    code: 'slow_reader',
-    message: 'The reader fell too far behind; the stream was ended',
-    status: 503,
-  });
 }

@@ -1,0 +1,183 @@
+import {
+  type Agent,
+  AgentNotFoundError,
+  DuplicateAgentError,
+  InvalidInputError,
+} from '@agentport/core';
+import { type Context, Hono } from 'hono';
+import * as z from 'zod';
+import { errorResponse, jsonErrorHandler, jsonNotFoundHandler } from '../http/error-response.ts';
+import {
+  MethodNotAllowedError,
+  RouteNotFoundError,
+  ShuttingDownError,
+} from '../http/http-errors.ts';
+import { DEFAULT_MAX_BODY_BYTES, limitBody, parseJsonBody } from '../http/json-body.ts';
+import { type ListenOptions, listen } from '../http/listen.ts';
+import { streamSSE } from '../sse/stream-sse.ts';
+import { agentFailure, writeAgentEvents } from './agent-events.ts';
+import { describeAgent } from './describe-agent.ts';
+import { normalizeRouteName } from './route-name.ts';
+
+/** Options of {@link createRestServer}. */
+export interface RestServerOptions {
+  /** Largest accepted request body, in bytes (default 1 MiB). */
+  maxBodyBytes?: number;
+  /** Idle time before a `: heartbeat` comment on a stream, in milliseconds (default 15,000). */
+  heartbeatMs?: number;
+  /** Bytes a stream's reader may fall behind before the stream ends with an error (default 1 MiB). */
+  maxBufferedBytes?: number;
+  /** On Node, write streams straight to the socket rather than through a web stream (default true). */
+  directNodeStreaming?: boolean;
+}
+
+/** A REST/SSE server: a registry of agents and the Hono app that serves them. */
+export interface RestServer {
+  /** The Hono app: `GET /`, `GET /{name}`, `POST /{name}/invoke`, `POST /{name}/stream`. */
+  readonly app: Hono;
+  /** Registers an agent under a route name; throws on an empty, invalid or taken name. */
+  register(name: string, agent: Agent): RestServer;
+  /** Serves the app on Node until `signal` aborts; new calls get 503 while it shuts down. */
+  listen(options?: ListenOptions): Promise<void>;
+}
+
+interface Entry {
+  agent: Agent;
+  /** The JSON of `GET /{name}`, computed once. */
+  summary: string;
+}
+
+const inputSchema = z.object(
+  {
+    input: z
+      .string({
+        error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string'),
+      })
+      .min(1, 'must not be empty'),
+  },
+  { error: 'must be a JSON object with an input string' },
+);
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+const SHOW_METHODS = ['GET', 'HEAD'] as const;
+const ACTION_METHODS = ['POST'] as const;
+
+function isAgent(value: unknown): value is Agent {
+  const agent = value as Partial<Agent> | null;
+  return (
+    typeof agent === 'object' &&
+    agent !== null &&
+    typeof agent.invoke === 'function' &&
+    typeof agent.stream === 'function' &&
+    Array.isArray(agent.tools)
+  );
+}
+
+/**
+ * Creates a REST/SSE server: register agents by name, then serve `app` (mount it anywhere) or call
+ * `listen`. Each agent answers `POST /{name}/invoke` with JSON and `POST /{name}/stream` with SSE.
+ *
+ * @example
+ * const server = createRestServer().register('echo', createEchoAgent());
+ * const controller = new AbortController();
+ * await server.listen({ port: 8080, signal: controller.signal });
+ */
+export function createRestServer(options: RestServerOptions = {}): RestServer {
+  const agents = new Map<string, Entry>();
+  const limit = limitBody(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+  const streamOptions = {
+    heartbeatMs: options.heartbeatMs,
+    maxBufferedBytes: options.maxBufferedBytes,
+    direct: options.directNodeStreaming,
+  };
+  let listing: string | undefined;
+  let shuttingDown = false;
+
+  async function invoke(context: Context, agent: Agent): Promise<Response> {
+    const { input } = await parseJsonBody(context, inputSchema);
+    let result: string;
+    try {
+      result = await agent.invoke(input, { signal: context.req.raw.signal });
+    } catch (error) {
+      throw agentFailure(error, agent.name);
+    }
+    return context.json({ result });
+  }
+
+  async function stream(context: Context, agent: Agent): Promise<Response> {
+    const { input } = await parseJsonBody(context, inputSchema);
+    return streamSSE(context, (writer) => writeAgentEvents(agent, input, writer), streamOptions);
+  }
+
+  async function runAction(context: Context, action: string, agent: Agent): Promise<Response> {
+    if (shuttingDown) return errorResponse(new ShuttingDownError());
+    let response: Response | undefined;
+    const refused = await limit(context, async () => {
+      response = await (action === 'invoke' ? invoke(context, agent) : stream(context, agent));
+    });
+    return refused ?? (response as Response);
+  }
+
+  function show(context: Context, entry: Entry): Response {
+    return context.body(entry.summary, 200, JSON_HEADERS);
+  }
+
+  function list(context: Context): Response {
+    listing ??= JSON.stringify({
+      agents: [...agents.values()].map((entry) => JSON.parse(entry.summary) as unknown),
+    });
+    return context.body(listing, 200, JSON_HEADERS);
+  }
+
+  function route(context: Context): Response | Promise<Response> {
+    const path = context.req.param('path') ?? '';
+    const { method } = context.req;
+    const slash = path.lastIndexOf('/');
+    const action = path.slice(slash + 1);
+    const isAction = slash > 0 && (action === 'invoke' || action === 'stream');
+    const owner = isAction ? agents.get(path.slice(0, slash)) : undefined;
+    if (owner !== undefined && method === 'POST') return runAction(context, action, owner.agent);
+    const entry = agents.get(path);
+    if (entry !== undefined && method === 'GET') return show(context, entry);
+    if (owner !== undefined)
+      return errorResponse(new MethodNotAllowedError(method, ACTION_METHODS));
+    if (entry !== undefined) return errorResponse(new MethodNotAllowedError(method, SHOW_METHODS));
+    if (isAction) return errorResponse(new AgentNotFoundError(path.slice(0, slash)));
+    if (method === 'GET') return errorResponse(new AgentNotFoundError(path));
+    return errorResponse(new RouteNotFoundError(context.req.path));
+  }
+
+  const app = new Hono();
+  app.onError(jsonErrorHandler);
+  app.notFound(jsonNotFoundHandler);
+  app.all('/', (context) =>
+    context.req.method === 'GET'
+      ? list(context)
+      : errorResponse(new MethodNotAllowedError(context.req.method, SHOW_METHODS)),
+  );
+  app.all('/:path{.+}', route);
+
+  const server: RestServer = {
+    app,
+    register(name, agent) {
+      const routeName = normalizeRouteName(name);
+      if (!isAgent(agent)) {
+        throw new InvalidInputError(`'${routeName}' is not an agent (it needs invoke and stream)`, {
+          field: 'agent',
+        });
+      }
+      if (agents.has(routeName)) throw new DuplicateAgentError(routeName);
+      agents.set(routeName, { agent, summary: JSON.stringify(describeAgent(routeName, agent)) });
+      listing = undefined;
+      return server;
+    },
+    listen(listenOptions = {}) {
+      shuttingDown = false;
+      listenOptions.signal?.addEventListener('abort', () => {
+        shuttingDown = true;
+      });
+      return listen(app, listenOptions);
+    },
+  };
+  return server;
+}

@@ -1,0 +1,319 @@
+import { PassThrough, Writable } from 'node:stream';
+import { AgentPortError, CancellationError, InvalidInputError } from '@agentport/core';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parseSSE } from '../test-support/sse.ts';
+import {
+  createSSEWriter,
+  DEFAULT_HEARTBEAT_MS,
+  type SSEWriter,
+  type SSEWriterOptions,
+  sseErrorMessage,
+} from './sse-writer.ts';
+
+function openStream(options: SSEWriterOptions = {}) {
+  let writer: SSEWriter | undefined;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        writer = createSSEWriter(controller, options);
+      },
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: 0 }),
+  );
+  if (writer === undefined) throw new Error('the stream did not start');
+  return { writer, stream, text: () => new Response(stream).text() };
+}
+
+/** A Node writable that records what it gets and holds every write until `drain()`. */
+function stalledWritable() {
+  const chunks: string[] = [];
+  const callbacks: (() => void)[] = [];
+  const writable = new Writable({
+    highWaterMark: 16,
+    write(chunk: Buffer, _encoding, callback) {
+      chunks.push(chunk.toString('utf8'));
+      callbacks.push(callback);
+    },
+  });
+  const drain = () => {
+    while (callbacks.length > 0) callbacks.shift()?.();
+  };
+  return { writable, chunks, drain };
+}
+
+const nextTick = () => new Promise((resolve) => process.nextTick(resolve));
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('createSSEWriter over a web stream', () => {
+  it('writes events a real parser reads back, in order', async () => {
+    const { writer, text } = openStream();
+    expect(writer.write({ event: 'a', data: '1', id: 1 })).toBe(true);
+    expect(writer.write({ event: 'b', data: 'two\nlines', id: 2 })).toBe(true);
+    writer.close();
+    expect(parseSSE(await text()).events).toEqual([
+      { event: 'a', data: '1', id: '1' },
+      { event: 'b', data: 'two\nlines', id: '2' },
+    ]);
+  });
+
+  it('makes each event readable as soon as it is written', async () => {
+    const { writer, stream } = openStream();
+    const reader = stream.getReader();
+    writer.write({ data: 'first' });
+    const { value } = await reader.read();
+    expect(new TextDecoder().decode(value)).toBe('data: first\n\n');
+    writer.close();
+    expect((await reader.read()).done).toBe(true);
+  });
+
+  it('ends once: close is idempotent, later writes are refused and the signal aborts', async () => {
+    const { writer, text } = openStream();
+    expect(writer.closed).toBe(false);
+    expect(writer.signal.aborted).toBe(false);
+    writer.close();
+    writer.close();
+    expect(writer.closed).toBe(true);
+    expect(writer.signal.aborted).toBe(true);
+    expect(writer.signal.reason).toBeInstanceOf(CancellationError);
+    expect(writer.write({ data: 'late' })).toBe(false);
+    expect(writer.comment('late')).toBe(false);
+    expect(await text()).toBe('');
+  });
+
+  it('ends the stream when its signal aborts', async () => {
+    const controller = new AbortController();
+    const { writer, text } = openStream({ signal: controller.signal });
+    writer.write({ data: 'before' });
+    controller.abort();
+    expect(writer.closed).toBe(true);
+    expect(writer.write({ data: 'after' })).toBe(false);
+    expect(parseSSE(await text()).events.map((event) => event.data)).toEqual(['before']);
+  });
+
+  it('starts ended when its signal has already aborted', () => {
+    const { writer } = openStream({ signal: AbortSignal.abort() });
+    expect(writer.closed).toBe(true);
+  });
+
+  it('notices a reader that canceled the stream', async () => {
+    const { writer, stream } = openStream();
+    await stream.cancel();
+    expect(writer.write({ data: 'nobody reads this' })).toBe(false);
+    expect(writer.signal.aborted).toBe(true);
+  });
+
+  it('ends a stream whose reader falls too far behind with a slow_reader error event', async () => {
+    const { writer, text } = openStream({ maxBufferedBytes: 2000 });
+    const data = 'x'.repeat(1000);
+    expect(writer.write({ data, id: 1 })).toBe(true);
+    expect(writer.write({ data, id: 2 })).toBe(true);
+    // The backlog is now over 2000 bytes: the next write ends the stream instead.
+    expect(writer.write({ data, id: 3 })).toBe(false);
+    expect(writer.signal.aborted).toBe(true);
+    const events = parseSSE(await text()).events;
+    expect(events.map((event) => event.id)).toEqual(['1', '2', undefined]);
+    expect(events.at(-1)?.event).toBe('error');
+    expect(JSON.parse(events.at(-1)?.data ?? '')).toMatchObject({ code: 'slow_reader' });
+  });
+
+  it('lets a reader that keeps up stream far more than the cap', async () => {
+    const { writer, stream } = openStream({ maxBufferedBytes: 2000 });
+    const reader = stream.getReader();
+    let received = 0;
+    for (let index = 0; index < 50; index += 1) {
+      expect(writer.write({ data: 'y'.repeat(1000) })).toBe(true);
+      received += (await reader.read()).value?.byteLength ?? 0;
+    }
+    writer.close();
+    expect(received).toBeGreaterThan(50_000);
+  });
+});
+
+describe('heartbeats', () => {
+  it('sends a heartbeat comment every interval while the stream is idle', async () => {
+    vi.useFakeTimers();
+    const { writer, text } = openStream({ heartbeatMs: 1000 });
+    vi.advanceTimersByTime(999);
+    writer.comment('marker');
+    vi.advanceTimersByTime(1);
+    // The marker was written in this interval, so it was not idle.
+    vi.advanceTimersByTime(3000);
+    writer.close();
+    vi.useRealTimers();
+    expect(parseSSE(await text()).comments).toEqual([
+      'marker',
+      'heartbeat',
+      'heartbeat',
+      'heartbeat',
+    ]);
+  });
+
+  it('sends none while events keep flowing', async () => {
+    vi.useFakeTimers();
+    const { writer, text } = openStream({ heartbeatMs: 1000 });
+    for (let index = 0; index < 10; index += 1) {
+      vi.advanceTimersByTime(500);
+      writer.write({ data: String(index) });
+    }
+    writer.close();
+    vi.useRealTimers();
+    const parsed = parseSSE(await text());
+    expect(parsed.comments).toEqual([]);
+    expect(parsed.events).toHaveLength(10);
+  });
+
+  it('defaults to one every 15 seconds', async () => {
+    vi.useFakeTimers();
+    expect(DEFAULT_HEARTBEAT_MS).toBe(15_000);
+    const { writer, text } = openStream();
+    vi.advanceTimersByTime(14_999);
+    writer.comment('before');
+    vi.advanceTimersByTime(15_001);
+    writer.close();
+    vi.useRealTimers();
+    expect(parseSSE(await text()).comments).toEqual(['before', 'heartbeat']);
+  });
+
+  it('stops when the stream ends', async () => {
+    vi.useFakeTimers();
+    const { writer, text } = openStream({ heartbeatMs: 1000 });
+    expect(vi.getTimerCount()).toBe(1);
+    writer.close();
+    expect(vi.getTimerCount()).toBe(0);
+    vi.advanceTimersByTime(10_000);
+    vi.useRealTimers();
+    expect(await text()).toBe('');
+  });
+
+  it('can be turned off', () => {
+    vi.useFakeTimers();
+    const { writer } = openStream({ heartbeatMs: 0 });
+    expect(vi.getTimerCount()).toBe(0);
+    writer.close();
+  });
+
+  it('really fires on a short real interval', async () => {
+    const { writer, stream } = openStream({ heartbeatMs: 20 });
+    const reader = stream.getReader();
+    const { value } = await reader.read();
+    expect(new TextDecoder().decode(value)).toBe(': heartbeat\n\n');
+    writer.close();
+  });
+});
+
+describe('createSSEWriter over a Node writable', () => {
+  it('joins the events of one tick into one write, flushed at the end of the tick', async () => {
+    const { writable, chunks, drain } = stalledWritable();
+    const writer = createSSEWriter(writable);
+    writer.write({ event: 'a', data: '1', id: 1 });
+    writer.write({ event: 'b', data: '2', id: 2 });
+    expect(chunks).toEqual([]);
+    await nextTick();
+    expect(chunks).toHaveLength(1);
+    expect(parseSSE(chunks).events.map((event) => event.event)).toEqual(['a', 'b']);
+    writer.write({ data: 'last' });
+    writer.close();
+    drain();
+    expect(parseSSE(chunks).events.map((event) => event.data)).toEqual(['1', '2', 'last']);
+    expect(writable.writableEnded).toBe(true);
+  });
+
+  it('ends when the writable closes (the reader went away)', () => {
+    const writable = new PassThrough();
+    const writer = createSSEWriter(writable);
+    writable.destroy();
+    return vi.waitFor(() => {
+      expect(writer.signal.aborted).toBe(true);
+      expect(writer.write({ data: 'x' })).toBe(false);
+    });
+  });
+
+  it('ends with a slow_reader error once the writable holds more than the cap', async () => {
+    const { writable, chunks, drain } = stalledWritable();
+    const writer = createSSEWriter(writable, { maxBufferedBytes: 1500 });
+    const data = 'z'.repeat(1000);
+    expect(writer.write({ data, id: 1 })).toBe(true);
+    await nextTick();
+    expect(writer.write({ data, id: 2 })).toBe(true);
+    await nextTick();
+    expect(writable.writableLength).toBeGreaterThan(1500);
+    expect(writer.write({ data, id: 3 })).toBe(false);
+    expect(writer.signal.aborted).toBe(true);
+    drain();
+    await nextTick();
+    drain();
+    const events = parseSSE(chunks).events;
+    expect(events.map((event) => event.id)).toEqual(['1', '2', undefined]);
+    expect(JSON.parse(events.at(-1)?.data ?? '')).toMatchObject({ code: 'slow_reader' });
+  });
+
+  it('drops a reader past the cap that never reads, after a grace period', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'setInterval', 'clearInterval', 'clearTimeout'] });
+    const { writable } = stalledWritable();
+    const writer = createSSEWriter(writable, { maxBufferedBytes: 100 });
+    writer.write({ data: 'z'.repeat(200) });
+    await nextTick();
+    expect(writer.write({ data: 'more' })).toBe(false);
+    expect(writable.destroyed).toBe(false);
+    vi.advanceTimersByTime(10_000);
+    expect(writable.destroyed).toBe(true);
+  });
+});
+
+describe('creating a writer on something that cannot stream', () => {
+  const errored = () => {
+    let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+    new ReadableStream<Uint8Array>({
+      start(streamController) {
+        controller = streamController;
+        streamController.error(new Error('broken'));
+      },
+    });
+    return controller;
+  };
+  const ended = () => {
+    const writable = new PassThrough();
+    writable.end();
+    return writable;
+  };
+
+  it.each([
+    ['a plain object', () => ({}), /got Object/],
+    ['null', () => null, /got null/],
+    ['a string', () => 'text/event-stream', /got string/],
+    ['a finished Response', () => new Response('done'), /got Response/],
+    ['an errored stream controller', errored, /already errored/],
+    ['an ended Node response', ended, /already ended/],
+  ])('fails with a clear error for %s', (_, target, message) => {
+    let thrown: unknown;
+    try {
+      createSSEWriter(target() as never);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(AgentPortError.isInstance(thrown)).toBe(true);
+    expect(thrown).toMatchObject({ code: 'streaming_unsupported', status: 500 });
+    expect((thrown as Error).message).toMatch(message);
+    expect((thrown as Error).message).toMatch(/^Cannot write Server-Sent Events here/);
+  });
+});
+
+describe('sseErrorMessage', () => {
+  it('maps an AgentPort error to an error event with its code and message', () => {
+    const message = sseErrorMessage(new InvalidInputError('input: must not be empty'));
+    expect(message.event).toBe('error');
+    expect(JSON.parse(message.data)).toEqual({
+      code: 'invalid_input',
+      message: 'input: must not be empty',
+    });
+  });
+
+  it('hides the details of any other error', () => {
+    const message = sseErrorMessage(new Error('token=secret at /srv/app.ts:12'));
+    expect(JSON.parse(message.data)).toEqual({ code: 'internal_error', message: 'Internal error' });
+    expect(message.data).not.toContain('secret');
+  });
+});
