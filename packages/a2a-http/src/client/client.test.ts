@@ -154,6 +154,24 @@ describe('createA2AHttpClient against a real server', () => {
     await client.cancelTask(task.id);
   });
 
+  it('stops watching when its signal aborts, with a CancellationError', async () => {
+    const client = createA2AHttpClient(ticker.url);
+    const task = await client.createTask({ input: '100 every 20ms' });
+    const controller = new AbortController();
+    const seen: Task[] = [];
+    const watching = (async () => {
+      for await (const change of client.watchTask(task.id, { signal: controller.signal })) {
+        seen.push(change);
+        if (seen.length === 2) controller.abort();
+      }
+    })();
+    const error = await watching.catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(CancellationError);
+    expect((error as Error).message).toBe('watchTask was canceled');
+    expect(seen).toHaveLength(2);
+    await client.cancelTask(task.id);
+  });
+
   it('resolves waitForTask with the task as it is when its timeout runs out', async () => {
     const client = createA2AHttpClient(ticker.url);
     const task = await client.createTask({ input: '5 every 10s' });

@@ -48,6 +48,19 @@ describe('listen', () => {
     expect((await server.runner.get(task.id)).status).toBe('canceled');
   });
 
+  it('answers HEAD on the events route with the stream headers, without a stream', async () => {
+    const server = createA2AHttpServer({ agent: createTickerAgent() });
+    const served = await serve(server);
+    const task = await server.runner.submit('3 every 10s');
+    const response = await fetch(`${served.url}/tasks/${task.id}/events`, { method: 'HEAD' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const started = performance.now();
+    expect(await response.text()).toBe('');
+    expect(performance.now() - started).toBeLessThan(1_000);
+    await served.stop();
+  });
+
   it('rejects with a ListenError when the port is busy, without crashing', async () => {
     const first = await serve(createA2AHttpServer({ agent: createEchoAgent() }));
     const second = createA2AHttpServer({ agent: createEchoAgent() });

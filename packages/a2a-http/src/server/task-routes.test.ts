@@ -1,4 +1,4 @@
-import { type Agent, defineAgent, type Task } from '@agentport/core';
+import { type Agent, createMemoryTaskStore, defineAgent, type Task } from '@agentport/core';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { createParser } from 'eventsource-parser';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -250,6 +250,39 @@ describe('GET /tasks/{id}/events', () => {
     setTimeout(() => void target.runner.cancel(task.id), 80);
     const events = await sseEvents(response);
     expect(JSON.parse(events.at(-1)?.data ?? '').task.status).toBe('canceled');
+  });
+});
+
+describe('events stream details', () => {
+  it('sends heartbeat comments while the task is idle', async () => {
+    const target = createA2AHttpServer({ agent: createTickerAgent(), heartbeatMs: 20 });
+    servers.push(target);
+    const task = await create(target, '2 every 10s');
+    const controller = new AbortController();
+    const response = await target.app.request(`/tasks/${task.id}/events`, {
+      signal: controller.signal,
+    });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.includes(': heartbeat')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value);
+    }
+    expect(text).toContain(': heartbeat');
+    controller.abort();
+    await reader.cancel();
+  });
+});
+
+describe('the store option', () => {
+  it('keeps the tasks in the given store', async () => {
+    const store = createMemoryTaskStore();
+    const target = createA2AHttpServer({ agent: createEchoAgent(), store });
+    servers.push(target);
+    const task = await create(target, 'stored');
+    expect((await store.get(task.id))?.input).toBe('stored');
   });
 });
 
