@@ -8,7 +8,6 @@ import {
 } from '@a2a-js/sdk/server';
 import type { Agent } from '@agentport/core';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import {
   type A2ASdkServerConfig,
   type AgentCardOptions,
@@ -19,6 +18,7 @@ import {
 import { createAgentExecutor } from './executor/agent-executor.ts';
 import { type A2AUserBuilder, noAuthentication } from './http/call-context.ts';
 import { createCardHandler } from './http/card-route.ts';
+import { limitBody } from './http/json-body.ts';
 import { createJsonRpcHandler } from './http/json-rpc-route.ts';
 import { registerLegacyRestRoutes } from './http/legacy-rest-routes.ts';
 import type { RestEnv } from './http/rest-env.ts';
@@ -99,18 +99,16 @@ export function createA2ASdkServer(
 
   app.post(
     JSON_RPC_PATH,
-    bodyLimit({
-      maxSize,
-      onError: (c) =>
-        c.json(
-          {
-            jsonrpc: '2.0',
-            id: null,
-            error: { code: A2A_ERROR_CODE.INVALID_REQUEST, message: tooLarge },
-          },
-          413,
-        ),
-    }),
+    limitBody(maxSize, (c) =>
+      c.json(
+        {
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: A2A_ERROR_CODE.INVALID_REQUEST, message: tooLarge },
+        },
+        413,
+      ),
+    ),
     createJsonRpcHandler({ requestHandler, userBuilder, legacyCompat }),
   );
   app.all(JSON_RPC_PATH, (c) =>
@@ -128,10 +126,9 @@ export function createA2ASdkServer(
   const rest = new Hono<RestEnv>();
   rest.use(
     '*',
-    bodyLimit({
-      maxSize,
-      onError: (c) => c.json(toRestErrorBody(new RequestMalformedError(tooLarge), 413), 413),
-    }),
+    limitBody(maxSize, (c) =>
+      c.json(toRestErrorBody(new RequestMalformedError(tooLarge), 413), 413),
+    ),
   );
   const restOptions = { requestHandler, userBuilder, legacyCompat };
   if (legacyCompat) registerLegacyRestRoutes(rest, restOptions);

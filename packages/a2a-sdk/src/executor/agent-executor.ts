@@ -23,12 +23,17 @@ function now(): string {
   return new Date().toISOString();
 }
 
-/** Publishes the events of one task on one bus. */
+/**
+ * Publishes the events of one task on one bus. Text deltas that arrive within the same tick are
+ * merged into one artifact update (each update makes the SDK copy the whole task).
+ */
 class TaskPublisher {
   readonly #bus: ExecutionEventBus;
   readonly #taskId: string;
   readonly #contextId: string;
   #artifactStarted = false;
+  #pendingText = '';
+  #flushTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(bus: ExecutionEventBus, taskId: string, contextId: string) {
     this.#bus = bus;
@@ -40,7 +45,24 @@ class TaskPublisher {
     this.#bus.publish(AgentEvent.task(task));
   }
 
+  /** Queues a text delta; it is published on the next tick or before the next other event. */
+  delta(text: string): void {
+    this.#pendingText += text;
+    this.#flushTimer ??= setTimeout(() => this.flush(), 0);
+  }
+
+  /** Publishes the queued text deltas as one appended artifact update. */
+  flush(): void {
+    if (this.#flushTimer !== undefined) clearTimeout(this.#flushTimer);
+    this.#flushTimer = undefined;
+    if (this.#pendingText === '') return;
+    const text = this.#pendingText;
+    this.#pendingText = '';
+    this.output(text);
+  }
+
   status(state: TaskState, parts?: Part[]): void {
+    this.flush();
     const message: Message | undefined =
       parts === undefined ? undefined : agentMessage(this.#taskId, this.#contextId, parts);
     this.#bus.publish(
@@ -55,6 +77,7 @@ class TaskPublisher {
 
   /** Appends text to the output artifact; `replace` starts it over with `text`. */
   output(text: string, options: { replace?: boolean; lastChunk?: boolean } = {}): void {
+    if (options.replace === true) this.#pendingText = '';
     this.#bus.publish(
       AgentEvent.artifactUpdate({
         taskId: this.#taskId,
@@ -116,7 +139,7 @@ async function runTask(
   for await (const event of events) {
     if (event.type === 'text-delta') {
       if (event.delta === '') continue;
-      publisher.output(event.delta);
+      publisher.delta(event.delta);
       streamed += event.delta;
     } else if (event.type === 'done') {
       if (event.output !== streamed)

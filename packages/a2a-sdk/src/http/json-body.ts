@@ -1,4 +1,5 @@
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 
 /** A request body read the way Express's `express.json()` reads it. */
 export type JsonBody = { readonly ok: true; readonly value: unknown } | { readonly ok: false };
@@ -10,11 +11,21 @@ export function mediaTypeOf(contentType: string | undefined): string | undefined
 }
 
 /**
+ * Whether a request has a body, judged from its headers as Node and Express do; unlike reading
+ * `request.body`, this keeps @hono/node-server on its fast path (no web stream is created).
+ */
+function hasBody(c: Context): boolean {
+  return (
+    c.req.header('transfer-encoding') !== undefined || c.req.header('content-length') !== undefined
+  );
+}
+
+/**
  * Reads a JSON body like `express.json()`: no body gives `undefined`, an empty body `{}`, and
  * invalid JSON (or, when `strict`, a top-level value that is not an object or array) a failure.
  */
 export async function readJsonBody(c: Context, options: { strict: boolean }): Promise<JsonBody> {
-  if (c.req.raw.body === null) return { ok: true, value: undefined };
+  if (!hasBody(c)) return { ok: true, value: undefined };
   const text = await c.req.text();
   if (text.length === 0) return { ok: true, value: {} };
   if (options.strict) {
@@ -26,4 +37,21 @@ export async function readJsonBody(c: Context, options: { strict: boolean }): Pr
   } catch {
     return { ok: false };
   }
+}
+
+/**
+ * Refuses bodies over `maxSize` bytes: from `Content-Length` when given (cheap), else by
+ * counting the streamed bytes with Hono's `bodyLimit`.
+ */
+export function limitBody(maxSize: number, onError: (c: Context) => Response): MiddlewareHandler {
+  const streaming = bodyLimit({ maxSize, onError });
+  return async (c, next) => {
+    const contentLength = c.req.header('content-length');
+    if (contentLength !== undefined) {
+      if (Number(contentLength) > maxSize) return onError(c);
+      return next();
+    }
+    if (c.req.header('transfer-encoding') !== undefined) return streaming(c, next);
+    return next();
+  };
 }
