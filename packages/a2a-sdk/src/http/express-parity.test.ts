@@ -1,4 +1,4 @@
-import { createEchoAgent } from '@agentport/core/agents';
+import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ExchangeRequest, exchange } from '../test-support/exchange.ts';
 import { type ExpressServedAgent, serveAgentWithExpress } from '../test-support/express-server.ts';
@@ -382,6 +382,45 @@ describe('our Hono mount next to the SDK Express adapters', () => {
     const expected = await send(reference.baseUrl, request);
     const actual = await send(ours.baseUrl, request);
     expect(actual).toEqual(expected);
+  });
+
+  it('streams appended ticks exactly as Express does, over each binding and version', async () => {
+    const [ourTicker, referenceTicker] = await Promise.all([
+      serveAgent(createTickerAgent()),
+      serveAgentWithExpress(createTickerAgent()),
+    ]);
+    try {
+      const requests: ExchangeRequest[] = [
+        {
+          path: '/jsonrpc',
+          headers: V1,
+          json: rpc('SendStreamingMessage', { message: message('t-1', '3 every 20ms') }),
+        },
+        {
+          path: '/rest/message:stream',
+          headers: V1,
+          json: { message: message('t-2', '3 every 20ms') },
+        },
+        {
+          path: '/jsonrpc',
+          json: rpc('message/stream', { message: legacyMessage('t-3', '3 every 20ms') }),
+        },
+        {
+          path: '/rest/v1/message:stream',
+          json: {
+            message: { messageId: 't-4', role: 'ROLE_USER', content: [{ text: '3 every 20ms' }] },
+          },
+        },
+      ];
+      for (const request of requests) {
+        const expected = await exchange(referenceTicker.baseUrl, request);
+        const actual = await exchange(ourTicker.baseUrl, request);
+        expect(actual).toEqual(expected);
+        expect(JSON.stringify(actual.body)).toContain('"append":true');
+      }
+    } finally {
+      await Promise.all([ourTicker.close(), referenceTicker.close()]);
+    }
   });
 
   it('answers 304 to a matching If-None-Match (and 200 to no-cache), per card version, as Express does', async () => {
