@@ -62,8 +62,9 @@ export function agentCardUrlOf(url: string): string {
 /** A valid local agent name made from a card's display name (`Echo Agent` -> `echo-agent`). */
 export function agentNameOf(displayName: string): string {
   const name = displayName
-    .toLowerCase()
     .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
     .replace(/[^a-z0-9_-]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 64)

@@ -1,0 +1,247 @@
+import { ListTasksRequest } from '@a2a-js/sdk';
+import {
+  type Agent,
+  type AgentEvent,
+  AgentFailureError,
+  AgentPortError,
+  CancellationError,
+  defineAgent,
+  InvalidInputError,
+} from '@agentport/core';
+import { createAssistantAgent, createEchoAgent, createTickerAgent } from '@agentport/core/agents';
+import { Hono } from 'hono';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { RemoteAgentCardError } from '../errors/remote-agent-card-error.ts';
+import { type ExpressServedAgent, serveAgentWithExpress } from '../test-support/express-server.ts';
+import { listenFetch } from '../test-support/listen.ts';
+import { eventually, officialClient } from '../test-support/sdk-client.ts';
+import { type ServedAgent, serveAgent } from '../test-support/servers.ts';
+import { agentCardUrlOf, agentNameOf, createRemoteSdkAgent } from './remote-agent.ts';
+
+async function collect(agent: Agent, input: string, signal?: AbortSignal): Promise<AgentEvent[]> {
+  const events: AgentEvent[] = [];
+  for await (const event of agent.stream(input, signal ? { signal } : {})) events.push(event);
+  return events;
+}
+
+const texts = (events: AgentEvent[]) =>
+  events.flatMap((event) => (event.type === 'text-delta' ? [event.delta] : []));
+
+let ours: ServedAgent;
+let reference: ExpressServedAgent;
+let assistant: ServedAgent;
+
+beforeAll(async () => {
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+  [ours, reference, assistant] = await Promise.all([
+    serveAgent(createEchoAgent()),
+    serveAgentWithExpress(createEchoAgent()),
+    serveAgent(createAssistantAgent()),
+  ]);
+});
+
+afterAll(async () => {
+  vi.restoreAllMocks();
+  await Promise.all([ours?.close(), reference?.close(), assistant?.close()]);
+});
+
+describe.each([
+  ['our Hono server', () => ours],
+  ["the SDK's Express server", () => reference],
+])('a remote agent on %s', (_name, served) => {
+  it.each(['JSONRPC', 'HTTP+JSON'] as const)(
+    'takes its identity from the card and answers invoke and stream over %s',
+    async (preferredTransport) => {
+      const remote = await createRemoteSdkAgent(served().baseUrl, { preferredTransport });
+      expect(remote.name).toBe('echo');
+      expect(remote.description).toBe('Streams its input back word by word.');
+      expect(await remote.invoke('hello from afar')).toBe('hello from afar');
+      const events = await collect(remote, 'one two three');
+      expect(texts(events).join('')).toBe('one two three');
+      expect(events.at(-1)).toEqual({ type: 'done', output: 'one two three' });
+    },
+  );
+
+  it('accepts the card URL itself', async () => {
+    const remote = await createRemoteSdkAgent(served().cardUrl, { name: 'far-echo' });
+    expect(remote.name).toBe('far-echo');
+    expect(await remote.invoke('by card url')).toBe('by card url');
+  });
+});
+
+describe('a remote agent streaming', () => {
+  let ticker: ServedAgent;
+  beforeAll(async () => {
+    ticker = await serveAgent(createTickerAgent());
+  });
+  afterAll(async () => {
+    await ticker?.close();
+  });
+
+  it('yields each event as it arrives, not one buffered answer', async () => {
+    const remote = await createRemoteSdkAgent(ticker.baseUrl);
+    const arrivals: { delta: string; at: number }[] = [];
+    const start = Date.now();
+    for await (const event of remote.stream('3 every 150ms')) {
+      if (event.type === 'text-delta')
+        arrivals.push({ delta: event.delta, at: Date.now() - start });
+    }
+    expect(arrivals.map((arrival) => arrival.delta)).toEqual(['tick 1', '\ntick 2', '\ntick 3']);
+    expect((arrivals[2]?.at ?? 0) - (arrivals[0]?.at ?? 0)).toBeGreaterThanOrEqual(250);
+  });
+
+  it('cancels the remote task when the caller aborts a stream', async () => {
+    const remote = await createRemoteSdkAgent(ticker.baseUrl);
+    const controller = new AbortController();
+    const events: AgentEvent[] = [];
+    for await (const event of remote.stream('50 every 100ms', { signal: controller.signal })) {
+      events.push(event);
+      if (event.type === 'text-delta' && event.delta.includes('tick 2')) controller.abort();
+    }
+    expect(events.at(-1)).toMatchObject({ type: 'error', code: 'canceled' });
+    const client = await officialClient(ticker.cardUrl, { binding: 'JSONRPC', version: '1.0' });
+    const canceled = await eventually(async () => {
+      const page = await client.listTasks(
+        ListTasksRequest.fromJSON({ status: 'TASK_STATE_CANCELED' }),
+      );
+      return page.tasks.length > 0 ? page.tasks : undefined;
+    });
+    expect(canceled).toHaveLength(1);
+  });
+
+  it('cancels the remote task when the caller aborts an invoke', async () => {
+    const remote = await createRemoteSdkAgent(ticker.baseUrl, { preferredTransport: 'HTTP+JSON' });
+    const client = await officialClient(ticker.cardUrl, { binding: 'JSONRPC', version: '1.0' });
+    const before = (
+      await client.listTasks(ListTasksRequest.fromJSON({ status: 'TASK_STATE_CANCELED' }))
+    ).totalSize;
+    const running = remote.invoke('50 every 100ms', { signal: AbortSignal.timeout(300) });
+    await expect(running).rejects.toBeInstanceOf(CancellationError);
+    await eventually(async () => {
+      const page = await client.listTasks(
+        ListTasksRequest.fromJSON({ status: 'TASK_STATE_CANCELED' }),
+      );
+      return page.totalSize > before ? page : undefined;
+    });
+    const working = await client.listTasks(
+      ListTasksRequest.fromJSON({ status: 'TASK_STATE_WORKING' }),
+    );
+    expect(working.tasks).toEqual([]);
+  });
+});
+
+describe('a remote agent with tools', () => {
+  it('replays the remote tool calls, tool results and handoffs as events', async () => {
+    const remote = await createRemoteSdkAgent(assistant.baseUrl);
+    const math = await collect(remote, 'what is 2+3');
+    expect(math.map((event) => event.type)).toEqual([
+      'tool-call',
+      'tool-result',
+      'text-delta',
+      'done',
+    ]);
+    expect(math[0]).toMatchObject({
+      type: 'tool-call',
+      name: 'calculator',
+      input: { expression: '2+3' },
+    });
+    expect(math.at(-1)).toEqual({ type: 'done', output: '2+3 = 5' });
+    const repeat = await collect(remote, 'repeat hi there');
+    expect(repeat[0]).toEqual({ type: 'handoff', from: 'assistant', to: 'echo' });
+    expect(repeat.at(-1)).toEqual({ type: 'done', output: 'hi there' });
+  });
+});
+
+describe('a remote agent that fails', () => {
+  let failing: ServedAgent;
+  beforeAll(async () => {
+    failing = await serveAgent(
+      defineAgent({
+        name: 'broken',
+        description: 'Always fails',
+        async *run() {
+          yield { type: 'text-delta', delta: 'partial' };
+          throw new AgentFailureError({ agentName: 'broken', message: 'Broken on purpose' });
+        },
+      }),
+    );
+  });
+  afterAll(async () => {
+    await failing?.close();
+  });
+
+  it('rejects invoke and ends its stream with the remote error', async () => {
+    const remote = await createRemoteSdkAgent(failing.baseUrl);
+    await expect(remote.invoke('x')).rejects.toMatchObject({
+      name: 'AgentFailureError',
+      code: 'agent_failure',
+      message: 'Broken on purpose',
+    });
+    const events = await collect(remote, 'x');
+    expect(events.at(-1)).toEqual({
+      type: 'error',
+      code: 'agent_failure',
+      message: 'Broken on purpose',
+    });
+  });
+
+  it('reports a remote that goes away mid-call as a remote agent error', async () => {
+    const served = await serveAgent(createEchoAgent('vanishing'));
+    const remote = await createRemoteSdkAgent(served.baseUrl);
+    await served.close();
+    const error = await remote.invoke('anyone?').catch((caught: unknown) => caught);
+    expect(AgentPortError.isInstance(error) && error.code).toBe('remote_agent_error');
+  });
+});
+
+describe('a remote agent card that cannot be used', () => {
+  it('is a RemoteAgentCardError when the card is missing (404)', async () => {
+    await expect(createRemoteSdkAgent(`${ours.origin}/a2a/nobody`)).rejects.toBeInstanceOf(
+      RemoteAgentCardError,
+    );
+  });
+
+  it('is a RemoteAgentCardError when nothing listens', async () => {
+    const served = await serveAgent(createEchoAgent('gone'));
+    await served.close();
+    const error = await createRemoteSdkAgent(served.baseUrl).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RemoteAgentCardError);
+    expect(error).toMatchObject({ code: 'remote_agent_card_unavailable', status: 502 });
+  });
+
+  it('is a RemoteAgentCardError when the document is not an AgentCard', async () => {
+    const notACard = await listenFetch(
+      new Hono().get('*', (c) => c.json({ hello: 'world' })).fetch,
+    );
+    try {
+      await expect(createRemoteSdkAgent(notACard.origin)).rejects.toThrow(/not an A2A AgentCard/);
+    } finally {
+      await notACard.close();
+    }
+  });
+
+  it('is an InvalidInputError when the URL is not absolute', async () => {
+    await expect(createRemoteSdkAgent('a2a/echo')).rejects.toBeInstanceOf(InvalidInputError);
+  });
+});
+
+describe('remote agent names and card URLs', () => {
+  it('derives a valid agent name from the card name', () => {
+    expect(agentNameOf('Echo Agent!')).toBe('echo-agent');
+    expect(agentNameOf('Über_Bot 2')).toBe('uber_bot-2');
+    expect(agentNameOf('***')).toBe('remote-agent');
+    expect(agentNameOf('x'.repeat(80))).toHaveLength(64);
+  });
+
+  it('finds the card of a per-agent base URL, and keeps a card URL as is', () => {
+    expect(agentCardUrlOf('http://host/a2a/echo')).toBe(
+      'http://host/a2a/echo/.well-known/agent-card.json',
+    );
+    expect(agentCardUrlOf('http://host/a2a/echo/')).toBe(
+      'http://host/a2a/echo/.well-known/agent-card.json',
+    );
+    expect(agentCardUrlOf('http://host')).toBe('http://host/.well-known/agent-card.json');
+    expect(agentCardUrlOf('http://host/cards/echo.json')).toBe('http://host/cards/echo.json');
+  });
+});
