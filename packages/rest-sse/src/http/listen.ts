@@ -2,6 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { AgentPortError } from '@agentport/core';
 import { serve } from '@hono/node-server';
 
+const SWEEP_INTERVAL_MS = 25;
+
 /** Something with a web-standard fetch handler, such as a Hono app. */
 export interface FetchApp {
   fetch: (request: Request, ...rest: never[]) => Response | Promise<Response>;
@@ -69,15 +71,19 @@ export function listen(app: FetchApp, options: ListenOptions = {}): Promise<void
     }
     const server = serve({ fetch: app.fetch as never, hostname, port, autoCleanupIncoming: true });
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let sweeper: ReturnType<typeof setInterval> | undefined;
     const stop = () => {
       server.close(() => {
         clearTimeout(timer);
+        clearInterval(sweeper);
         resolve();
       });
-      if ('closeIdleConnections' in server) server.closeIdleConnections();
-      timer = setTimeout(() => {
-        if ('closeAllConnections' in server) server.closeAllConnections();
-      }, options.shutdownTimeoutMs ?? 10_000);
+      if (!('closeIdleConnections' in server)) return;
+      // Keep-alive connections go as soon as their last request is answered, not at the timeout.
+      server.closeIdleConnections();
+      sweeper = setInterval(() => server.closeIdleConnections(), SWEEP_INTERVAL_MS);
+      sweeper.unref();
+      timer = setTimeout(() => server.closeAllConnections(), options.shutdownTimeoutMs ?? 10_000);
       timer.unref();
     };
     server.once('error', (error) => {
@@ -87,6 +93,11 @@ export function listen(app: FetchApp, options: ListenOptions = {}): Promise<void
     server.once('listening', () => {
       const address = server.address() as AddressInfo;
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      // The signal may have aborted while the server was starting.
+      if (signal?.aborted) {
+        stop();
+        return;
+      }
       signal?.addEventListener('abort', stop, { once: true });
       options.onListen?.({
         hostname: address.address,

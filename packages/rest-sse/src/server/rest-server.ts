@@ -131,7 +131,8 @@ export function createRestServer(options: RestServerOptions = {}): RestServer {
 
   function route(context: Context): Response | Promise<Response> {
     const path = context.req.param('path') ?? '';
-    const { method } = context.req;
+    // Hono routes HEAD as GET and drops the body.
+    const method = context.req.method === 'HEAD' ? 'GET' : context.req.method;
     const slash = path.lastIndexOf('/');
     const action = path.slice(slash + 1);
     const isAction = slash > 0 && (action === 'invoke' || action === 'stream');
@@ -151,7 +152,7 @@ export function createRestServer(options: RestServerOptions = {}): RestServer {
   app.onError(jsonErrorHandler);
   app.notFound(jsonNotFoundHandler);
   app.all('/', (context) =>
-    context.req.method === 'GET'
+    context.req.method === 'GET' || context.req.method === 'HEAD'
       ? list(context)
       : errorResponse(new MethodNotAllowedError(context.req.method, SHOW_METHODS)),
   );

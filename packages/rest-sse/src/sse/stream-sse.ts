@@ -93,6 +93,10 @@ export function streamSSE(
   run: (writer: SSEWriter) => Promise<void> | void,
   options: StreamSSEOptions = {},
 ): Response {
+  if (context.req.method === 'HEAD') {
+    // Hono answers HEAD with the GET handler: send the headers, start nothing nobody will read.
+    return context.body(null, 200, { ...SSE_HEADERS, ...options.headers });
+  }
   const writerOptions = {
     heartbeatMs: options.heartbeatMs,
     maxBufferedBytes: options.maxBufferedBytes,

@@ -1,0 +1,192 @@
+import { connect } from 'node:net';
+import { defineAgent } from '@agentport/core';
+import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
+import { Hono } from 'hono';
+import { cors } from 'hono/cors';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createWaitingAgent } from '../test-support/agents.ts';
+import { serve, type TestServer } from '../test-support/serve.ts';
+import { eventsOf, parseSSE, readSSE } from '../test-support/sse.ts';
+import { createRestServer } from './rest-server.ts';
+
+const servers: TestServer[] = [];
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function start(server: ReturnType<typeof createRestServer>): Promise<string> {
+  const running = await serve((options) => server.listen(options));
+  servers.push(running);
+  return running.url;
+}
+
+const json = { 'content-type': 'application/json' };
+
+describe('over a real socket', () => {
+  it('invokes an agent', async () => {
+    const url = await start(createRestServer().register('echo', createEchoAgent()));
+    const response = await fetch(`${url}/echo/invoke`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ input: 'over the wire' }),
+    });
+    expect(await response.json()).toEqual({ result: 'over the wire' });
+  });
+
+  it('delivers the first event while the agent is still running', async () => {
+    const url = await start(createRestServer().register('ticker', createTickerAgent()));
+    const started = performance.now();
+    const response = await fetch(`${url}/ticker/stream`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ input: '3 every 300ms' }),
+    });
+    expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
+    const chunks: string[] = [];
+    let firstEventAt = 0;
+    while (true) {
+      const { value, done } = (await reader?.read()) ?? { done: true, value: undefined };
+      if (done) break;
+      chunks.push(value);
+      if (firstEventAt === 0 && parseSSE(chunks).events.length > 0) {
+        firstEventAt = performance.now() - started;
+      }
+    }
+    const finishedAt = performance.now() - started;
+    // The ticker takes at least 600 ms; its first tick arrives long before that.
+    expect(firstEventAt).toBeLessThan(250);
+    expect(finishedAt).toBeGreaterThanOrEqual(590);
+    const events = eventsOf(parseSSE(chunks));
+    expect(events.map((event) => event.event)).toEqual([
+      'text-delta',
+      'text-delta',
+      'text-delta',
+      'done',
+    ]);
+    expect(events.at(-1)?.data).toEqual({ type: 'done', output: 'tick 1\ntick 2\ntick 3' });
+  });
+
+  it("aborts the agent's signal when the caller aborts a stream", async () => {
+    const { agent, aborted } = createWaitingAgent();
+    const url = await start(createRestServer().register('waiter', agent));
+    const controller = new AbortController();
+    const response = await fetch(`${url}/waiter/stream`, {
+      method: 'POST',
+      headers: json,
+      body: '{"input":"x"}',
+      signal: controller.signal,
+    });
+    const reader = response.body?.getReader();
+    expect(new TextDecoder().decode((await reader?.read())?.value)).toContain('started');
+    controller.abort();
+    await aborted;
+  });
+
+  it("aborts the agent's signal when the caller's connection closes during an invoke", async () => {
+    const { agent, aborted, started } = createWaitingAgent();
+    const url = await start(createRestServer().register('waiter', agent));
+    const controller = new AbortController();
+    const pending = fetch(`${url}/waiter/invoke`, {
+      method: 'POST',
+      headers: json,
+      body: '{"input":"x"}',
+      signal: controller.signal,
+    }).catch((error: unknown) => error);
+    await expect.poll(started).toBe(1);
+    controller.abort();
+    await aborted;
+    expect(await pending).toBeInstanceOf(Error);
+  });
+
+  it('writes heartbeats on an idle stream and stops them when it ends', async () => {
+    const url = await start(
+      createRestServer({ heartbeatMs: 40 }).register('ticker', createTickerAgent()),
+    );
+    const response = await fetch(`${url}/ticker/stream`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ input: '2 every 200ms' }),
+    });
+    const parsed = await readSSE(response);
+    expect(parsed.comments.length).toBeGreaterThanOrEqual(2);
+    expect(parsed.comments.every((comment) => comment === 'heartbeat')).toBe(true);
+    expect(parsed.events.map((event) => event.event)).toEqual(['text-delta', 'text-delta', 'done']);
+  });
+
+  it('ends the stream of a reader that stops reading with a slow_reader error', async () => {
+    let agentAborted = false;
+    let sent = 0;
+    const flood = defineAgent({
+      name: 'flood',
+      async *run(_input, { signal }) {
+        signal.addEventListener('abort', () => {
+          agentAborted = true;
+        });
+        for (let index = 0; index < 4000; index += 1) {
+          sent += 1;
+          yield { type: 'text-delta', delta: 'f'.repeat(64 * 1024) };
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      },
+    });
+    const url = new URL(
+      await start(createRestServer({ maxBufferedBytes: 256 * 1024 }).register('flood', flood)),
+    );
+    const socket = connect(Number(url.port), url.hostname);
+    const body = '{"input":"go"}';
+    socket.write(
+      `POST /flood/stream HTTP/1.1\r\nhost: ${url.host}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+    );
+    // A really slow reader: read nothing until the server has given up on us.
+    socket.pause();
+    await expect.poll(() => agentAborted, { timeout: 10_000 }).toBe(true);
+    expect(sent).toBeLessThan(4000);
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.resume();
+    await new Promise((resolve) => socket.once('end', resolve));
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const events = parseSSE(raw.slice(raw.indexOf('\r\n\r\n') + 4)).events;
+    expect(events.at(-1)?.event).toBe('error');
+    expect(JSON.parse(events.at(-1)?.data ?? '{}')).toMatchObject({ code: 'slow_reader' });
+    // What was buffered for us stayed bounded: the agent stopped long before its 4000 events.
+    expect(events.length).toBeLessThan(sent + 1);
+  });
+
+  it('keeps headers set by middleware in front of a stream (CORS)', async () => {
+    const rest = createRestServer().register('ticker', createTickerAgent());
+    const gateway = new Hono().use(cors({ origin: 'https://app.example' }));
+    gateway.route('/agents', rest.app);
+    const running = await serve(gateway);
+    servers.push(running);
+    const response = await fetch(`${running.url}/agents/ticker/stream`, {
+      method: 'POST',
+      headers: { ...json, origin: 'https://app.example' },
+      body: '{"input":"3 every 50ms"}',
+    });
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const text = await response.text();
+    expect(text).not.toContain('Error');
+    const events = eventsOf(parseSSE(text));
+    expect(events.at(-1)).toEqual({
+      event: 'done',
+      data: { type: 'done', output: 'tick 1\ntick 2\ntick 3' },
+    });
+  });
+
+  it('streams the same events through the web-stream path when direct streaming is off', async () => {
+    const url = await start(
+      createRestServer({ directNodeStreaming: false }).register('echo', createEchoAgent()),
+    );
+    const response = await fetch(`${url}/echo/stream`, {
+      method: 'POST',
+      headers: json,
+      body: '{"input":"a b"}',
+    });
+    const events = eventsOf(await readSSE(response));
+    expect(events.map((event) => event.event)).toEqual(['text-delta', 'text-delta', 'done']);
+  });
+});

@@ -1,0 +1,37 @@
+import { type FetchApp, listen } from '../http/listen.ts';
+
+/** A server for one test on 127.0.0.1 and a free port; `close` stops it. */
+export interface TestServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serves an app with `listen` (or a RestServer's own listen) until `close`. */
+export async function serve(
+  start: FetchApp | ((options: Parameters<typeof listen>[1]) => Promise<void>),
+): Promise<TestServer> {
+  const controller = new AbortController();
+  let url = '';
+  const options = {
+    signal: controller.signal,
+    shutdownTimeoutMs: 200,
+    onListen: (address: { url: string }) => {
+      url = address.url;
+    },
+  };
+  const stopped = typeof start === 'function' ? start(options) : listen(start, options);
+  while (url === '') {
+    const failed = await Promise.race([
+      stopped.then(() => true),
+      new Promise((resolve) => setTimeout(resolve, 5, false)),
+    ]);
+    if (failed) throw new Error('the test server stopped before it listened');
+  }
+  return {
+    url,
+    close: async () => {
+      controller.abort();
+      await stopped;
+    },
+  };
+}
