@@ -11,13 +11,15 @@ export function mediaTypeOf(contentType: string | undefined): string | undefined
 }
 
 /**
- * Whether a request has a body, judged from its headers as Node and Express do; unlike reading
- * `request.body`, this keeps @hono/node-server on its fast path (no web stream is created).
+ * Whether a request has a body: from its headers first, as Node and Express judge it (which keeps
+ * @hono/node-server on its fast path, creating no web stream), else from the request itself
+ * (other runtimes and in-memory requests may omit `Content-Length`).
  */
 function hasBody(c: Context): boolean {
-  return (
-    c.req.header('transfer-encoding') !== undefined || c.req.header('content-length') !== undefined
-  );
+  if (c.req.header('content-length') !== undefined) return true;
+  if (c.req.header('transfer-encoding') !== undefined) return true;
+  if (c.req.method === 'GET' || c.req.method === 'HEAD') return false;
+  return c.req.raw.body !== null;
 }
 
 /**
@@ -51,7 +53,6 @@ export function limitBody(maxSize: number, onError: (c: Context) => Response): M
       if (Number(contentLength) > maxSize) return onError(c);
       return next();
     }
-    if (c.req.header('transfer-encoding') !== undefined) return streaming(c, next);
-    return next();
+    return hasBody(c) ? streaming(c, next) : next();
   };
 }

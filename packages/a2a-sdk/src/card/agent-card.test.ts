@@ -1,0 +1,141 @@
+import { VersionNotSupportedError } from '@a2a-js/sdk/errors';
+import { InvalidInputError } from '@agentport/core';
+import { createAssistantAgent, createEchoAgent } from '@agentport/core/agents';
+import { describe, expect, it } from 'vitest';
+import { createAgentCard, createAgentSkills } from './agent-card.ts';
+import { toLegacyAgentCard } from './legacy-agent-card.ts';
+
+const config = {
+  name: 'Assistant',
+  version: '2.1.0',
+  description: 'A rule-based assistant',
+  url: 'http://localhost:8080/a2a/assistant/',
+};
+
+describe('createAgentSkills', () => {
+  it('makes one skill for an agent without tools', () => {
+    expect(createAgentSkills(createEchoAgent())).toEqual([
+      {
+        id: 'echo',
+        name: 'echo',
+        description: 'Streams its input back word by word.',
+        tags: ['agent'],
+        examples: [],
+        inputModes: [],
+        outputModes: [],
+        securityRequirements: [],
+      },
+    ]);
+  });
+
+  it('adds one skill per tool, with its name and description', () => {
+    const agent = createAssistantAgent();
+    const skills = createAgentSkills(agent);
+    expect(skills.map((skill) => [skill.id, skill.name, skill.tags])).toEqual([
+      ['assistant', 'assistant', ['agent']],
+      ...agent.tools.map((tool) => [`assistant.${tool.name}`, tool.name, ['tool']]),
+    ]);
+    expect(skills.slice(1).map((skill) => skill.description)).toEqual(
+      agent.tools.map((tool) => tool.description),
+    );
+    expect(skills.length).toBeGreaterThan(1);
+  });
+});
+
+describe('createAgentCard', () => {
+  it('builds the v1.0 card from the config, with JSON-RPC and HTTP+JSON at the url', () => {
+    const card = createAgentCard(createAssistantAgent(), config);
+    expect(card).toMatchObject({
+      name: 'Assistant',
+      version: '2.1.0',
+      description: 'A rule-based assistant',
+    });
+    expect(card.supportedInterfaces).toEqual([
+      {
+        url: 'http://localhost:8080/a2a/assistant/jsonrpc',
+        protocolBinding: 'JSONRPC',
+        tenant: '',
+        protocolVersion: '1.0',
+      },
+      {
+        url: 'http://localhost:8080/a2a/assistant/rest',
+        protocolBinding: 'HTTP+JSON',
+        tenant: '',
+        protocolVersion: '1.0',
+      },
+      {
+        url: 'http://localhost:8080/a2a/assistant/jsonrpc',
+        protocolBinding: 'JSONRPC',
+        tenant: '',
+        protocolVersion: '0.3',
+      },
+      {
+        url: 'http://localhost:8080/a2a/assistant/rest',
+        protocolBinding: 'HTTP+JSON',
+        tenant: '',
+        protocolVersion: '0.3',
+      },
+    ]);
+    expect(card.capabilities).toEqual({
+      streaming: true,
+      pushNotifications: false,
+      extensions: [],
+      extendedAgentCard: false,
+    });
+    expect(card.skills).toEqual(createAgentSkills(createAssistantAgent()));
+  });
+
+  it('leaves the v0.3 interfaces out without legacy compatibility', () => {
+    const card = createAgentCard(createEchoAgent(), config, { legacyCompat: false });
+    expect(card.supportedInterfaces.map((item) => item.protocolVersion)).toEqual(['1.0', '1.0']);
+  });
+
+  it('refuses a relative url or an empty name', () => {
+    expect(() => createAgentCard(createEchoAgent(), { ...config, url: '/a2a/echo' })).toThrow(
+      InvalidInputError,
+    );
+    expect(() => createAgentCard(createEchoAgent(), { ...config, url: 'ftp://host/x' })).toThrow(
+      InvalidInputError,
+    );
+    expect(() => createAgentCard(createEchoAgent(), { ...config, name: ' ' })).toThrow(
+      /non-empty 'name'/,
+    );
+  });
+});
+
+describe('toLegacyAgentCard', () => {
+  it('makes the v0.3 hybrid card: v0.3 fields from the v0.3 interfaces, plus the v1.0 list', () => {
+    const card = createAgentCard(createEchoAgent(), config, {
+      provider: { organization: 'AgentPort', url: 'https://agentport.dev' },
+      documentationUrl: 'https://agentport.dev/docs',
+    });
+    const legacy = toLegacyAgentCard(card);
+    expect(legacy).toMatchObject({
+      name: 'Assistant',
+      url: 'http://localhost:8080/a2a/assistant/jsonrpc',
+      preferredTransport: 'JSONRPC',
+      protocolVersion: '0.3',
+      capabilities: { streaming: true, pushNotifications: false },
+      additionalInterfaces: [
+        { url: 'http://localhost:8080/a2a/assistant/rest', transport: 'HTTP+JSON' },
+      ],
+      provider: { organization: 'AgentPort', url: 'https://agentport.dev' },
+      documentationUrl: 'https://agentport.dev/docs',
+      supportsAuthenticatedExtendedCard: false,
+      skills: [
+        {
+          id: 'echo',
+          name: 'echo',
+          description: 'Streams its input back word by word.',
+          tags: ['agent'],
+        },
+      ],
+    });
+    expect(legacy.supportedInterfaces).toEqual(card.supportedInterfaces);
+  });
+
+  it('throws VersionNotSupportedError for a card without v0.3 interfaces', () => {
+    const card = createAgentCard(createEchoAgent(), config, { legacyCompat: false });
+    expect(() => toLegacyAgentCard(card)).toThrow(VersionNotSupportedError);
+  });
+});

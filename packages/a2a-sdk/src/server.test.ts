@@ -1,0 +1,59 @@
+import { createEchoAgent } from '@agentport/core/agents';
+import { describe, expect, it } from 'vitest';
+import { createA2ASdkServer } from './server.ts';
+
+const config = {
+  name: 'Echo',
+  version: '1.0.0',
+  description: 'Echoes',
+  url: 'http://localhost/a2a/echo',
+};
+const V1 = { 'A2A-Version': '1.0', 'content-type': 'application/json' };
+
+describe('createA2ASdkServer', () => {
+  it('returns the card it serves', async () => {
+    const { app, card } = createA2ASdkServer(createEchoAgent(), config);
+    const response = await app.request('/.well-known/agent-card.json', { headers: V1 });
+    expect(await response.json()).toEqual(JSON.parse(JSON.stringify(card)));
+  });
+
+  it('answers an unknown HTTP+JSON route with a JSON 404', async () => {
+    const { app } = createA2ASdkServer(createEchoAgent(), config);
+    const response = await app.request('/rest/nothing/here/at/all', { headers: V1 });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error: { code: 404, status: 'NOT_FOUND' } });
+  });
+
+  it('answers a GET of the JSON-RPC endpoint with 405 and Allow: POST', async () => {
+    const { app } = createA2ASdkServer(createEchoAgent(), config);
+    const response = await app.request('/jsonrpc');
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+    expect(await response.json()).toMatchObject({ error: { code: -32600 } });
+  });
+
+  it('refuses bodies over the limit with 413 on both bindings', async () => {
+    const { app } = createA2ASdkServer(createEchoAgent(), config, { bodyLimit: 64 });
+    const body = JSON.stringify({ padding: 'x'.repeat(200) });
+    const rpc = await app.request('/jsonrpc', { method: 'POST', headers: V1, body });
+    expect(rpc.status).toBe(413);
+    expect(await rpc.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 } });
+    const rest = await app.request('/rest/message:send', { method: 'POST', headers: V1, body });
+    expect(rest.status).toBe(413);
+    expect(await rest.json()).toMatchObject({ error: { code: 413, status: 'INVALID_ARGUMENT' } });
+  });
+
+  it('without legacy compatibility, serves the v1.0 card to everyone and refuses v0.3 calls', async () => {
+    const { app } = createA2ASdkServer(createEchoAgent(), config, { legacyCompat: false });
+    const cardResponse = await app.request('/.well-known/agent-card.json');
+    const card = (await cardResponse.json()) as Record<string, unknown>;
+    expect(card).toHaveProperty('supportedInterfaces');
+    expect(card).not.toHaveProperty('protocolVersion');
+    const response = await app.request('/jsonrpc', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: {} }),
+    });
+    expect(await response.json()).toMatchObject({ id: 1, error: { code: -32009 } });
+  });
+});
