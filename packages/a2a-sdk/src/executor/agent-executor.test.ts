@@ -1,0 +1,154 @@
+import { SendMessageRequest, TaskState } from '@a2a-js/sdk';
+import { DefaultExecutionEventBus, RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
+import { defineAgent, InvalidInputError } from '@agentport/core';
+import { createAssistantAgent, createEchoAgent, createTickerAgent } from '@agentport/core/agents';
+import { describe, expect, it } from 'vitest';
+import { createAgentExecutor } from './agent-executor.ts';
+import { textOfParts } from './parts.ts';
+
+function requestContext(text: string, taskId = 'task-1'): RequestContext {
+  const request = SendMessageRequest.fromJSON({
+    message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text }], taskId, contextId: 'ctx-1' },
+  });
+  return new RequestContext(request, taskId, 'ctx-1', new ServerCallContext());
+}
+
+function recorder() {
+  const bus = new DefaultExecutionEventBus();
+  const events: AgentExecutionEvent[] = [];
+  bus.on('event', (event) => events.push(event));
+  return { bus, events };
+}
+
+const summary = (events: AgentExecutionEvent[]) =>
+  events.map((event) => {
+    if (event.kind === 'statusUpdate') {
+      const text = textOfParts(event.data.status?.message?.parts ?? []);
+      return `${TaskState[event.data.status?.state ?? 0]}${text ? `: ${text.split('\n')[0]}` : ''}`;
+    }
+    if (event.kind === 'artifactUpdate') {
+      return `${event.data.append ? 'append' : 'artifact'}: ${textOfParts(event.data.artifact?.parts ?? [])}`;
+    }
+    return event.kind;
+  });
+
+describe('createAgentExecutor', () => {
+  it('creates the task, works, appends the answer and completes', async () => {
+    const { bus, events } = recorder();
+    await createAgentExecutor(createTickerAgent()).execute(requestContext('2 every 10ms'), bus);
+    expect(summary(events)).toEqual([
+      'task',
+      'TASK_STATE_WORKING',
+      'artifact: tick 1',
+      'append: \ntick 2',
+      'TASK_STATE_COMPLETED',
+    ]);
+    expect(events[0]).toMatchObject({ kind: 'task', data: { id: 'task-1', contextId: 'ctx-1' } });
+  });
+
+  it('merges text deltas that arrive in the same tick into one artifact update', async () => {
+    const { bus, events } = recorder();
+    await createAgentExecutor(createEchoAgent()).execute(requestContext('one two three'), bus);
+    expect(summary(events)).toEqual([
+      'task',
+      'TASK_STATE_WORKING',
+      'artifact: one two three',
+      'TASK_STATE_COMPLETED',
+    ]);
+  });
+
+  it('shows tool calls, tool results and handoffs as working-status messages', async () => {
+    const { bus, events } = recorder();
+    await createAgentExecutor(createAssistantAgent()).execute(requestContext('what is 6*7'), bus);
+    expect(summary(events)).toEqual([
+      'task',
+      'TASK_STATE_WORKING',
+      "TASK_STATE_WORKING: Calling tool 'calculator'",
+      "TASK_STATE_WORKING: Tool 'calculator' returned",
+      'artifact: 6*7 = 42',
+      'TASK_STATE_COMPLETED',
+    ]);
+    const handoff = recorder();
+    await createAgentExecutor(createAssistantAgent()).execute(
+      requestContext('repeat hi'),
+      handoff.bus,
+    );
+    expect(summary(handoff.events)).toContain(
+      "TASK_STATE_WORKING: Handing off from 'assistant' to 'echo'",
+    );
+  });
+
+  it('publishes the final output when the agent returns one it did not stream', async () => {
+    const agent = defineAgent({
+      name: 'returner',
+      async *run() {
+        yield { type: 'text-delta', delta: 'draft' };
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return 'final answer';
+      },
+    });
+    const { bus, events } = recorder();
+    await createAgentExecutor(agent).execute(requestContext('x'), bus);
+    expect(summary(events).slice(2)).toEqual([
+      'artifact: draft',
+      'artifact: final answer',
+      'TASK_STATE_COMPLETED',
+    ]);
+  });
+
+  it('fails the task with the agent error', async () => {
+    const agent = defineAgent({
+      name: 'picky',
+      async *run(input) {
+        yield* [];
+        throw new InvalidInputError(`Cannot handle '${input}'`);
+      },
+    });
+    const { bus, events } = recorder();
+    await createAgentExecutor(agent).execute(requestContext('this'), bus);
+    expect(summary(events).at(-1)).toBe("TASK_STATE_FAILED: Cannot handle 'this'");
+  });
+
+  it('never puts the message of an unexpected error on the wire', async () => {
+    const agent = defineAgent({
+      name: 'leaky',
+      async *run() {
+        yield* [];
+        throw new Error('database password is hunter2');
+      },
+    });
+    const { bus, events } = recorder();
+    await createAgentExecutor(agent).execute(requestContext('x'), bus);
+    expect(summary(events).at(-1)).toBe("TASK_STATE_FAILED: Agent 'leaky' failed");
+    expect(JSON.stringify(events)).not.toContain('hunter2');
+  });
+
+  it('aborts the agent signal on cancel and ends the task canceled', async () => {
+    let signal: AbortSignal | undefined;
+    const agent = defineAgent({
+      name: 'sleeper',
+      async *run(_input, context) {
+        signal = context.signal;
+        yield { type: 'text-delta', delta: 'zzz' };
+        await new Promise((resolve) => setTimeout(resolve, 10_000));
+      },
+    });
+    const executor = createAgentExecutor(agent);
+    const { bus, events } = recorder();
+    const running = executor.execute(requestContext('x'), bus);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await executor.cancelTask('task-1', bus);
+    await running;
+    expect(signal?.aborted).toBe(true);
+    expect(summary(events).slice(-2)).toEqual([
+      'artifact: zzz',
+      'TASK_STATE_CANCELED: The task was canceled',
+    ]);
+  });
+
+  it('ends a task canceled when asked to cancel one that does not run here', async () => {
+    const { bus, events } = recorder();
+    await createAgentExecutor(createEchoAgent()).cancelTask('elsewhere', bus);
+    expect(summary(events)).toEqual(['TASK_STATE_CANCELED']);
+  });
+});

@@ -1,0 +1,129 @@
+import { ListTasksRequest, type Task, TaskState } from '@a2a-js/sdk';
+import { InMemoryTaskStore, ServerCallContext, UnauthenticatedUser } from '@a2a-js/sdk/server';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { textPart } from '../executor/parts.ts';
+import { createA2ATaskStore } from './memory-task-store.ts';
+
+const context = new ServerCallContext({ user: new UnauthenticatedUser() });
+
+function task(id: string, state: TaskState, timestamp: string, contextId = 'ctx'): Task {
+  return {
+    id,
+    contextId,
+    status: { state, message: undefined, timestamp },
+    artifacts: [
+      {
+        artifactId: 'output',
+        name: 'output',
+        description: '',
+        parts: [textPart(id)],
+        metadata: undefined,
+        extensions: [],
+      },
+    ],
+    history: [],
+    metadata: undefined,
+  };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('createA2ATaskStore', () => {
+  it('hands out copies: changing a loaded or saved task does not change the store', async () => {
+    const store = createA2ATaskStore();
+    const saved = task('a', TaskState.TASK_STATE_WORKING, '2026-01-01T00:00:00.000Z');
+    await store.save(saved, context);
+    saved.artifacts.pop();
+    const loaded = await store.load('a', context);
+    if (loaded?.artifacts[0] === undefined) throw new Error('missing');
+    loaded.status = {
+      state: TaskState.TASK_STATE_FAILED,
+      message: undefined,
+      timestamp: undefined,
+    };
+    loaded.artifacts[0].parts = [];
+    loaded.artifacts.push(loaded.artifacts[0]);
+    const again = await store.load('a', context);
+    expect(again?.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    expect(again?.artifacts).toHaveLength(1);
+    expect(again?.artifacts[0]?.parts).toHaveLength(1);
+  });
+
+  it('lists exactly like the SDK InMemoryTaskStore: filters, order, pages and cursors', async () => {
+    const ours = createA2ATaskStore();
+    const reference = new InMemoryTaskStore();
+    const tasks = [
+      task('t1', TaskState.TASK_STATE_COMPLETED, '2026-01-01T00:00:01.000Z'),
+      task('t2', TaskState.TASK_STATE_WORKING, '2026-01-01T00:00:03.000Z'),
+      task('t3', TaskState.TASK_STATE_COMPLETED, '2026-01-01T00:00:03.000Z', 'other'),
+      task('t4', TaskState.TASK_STATE_FAILED, '2026-01-01T00:00:02.000Z'),
+    ];
+    for (const item of tasks) {
+      await ours.save(item, context);
+      await reference.save(item, context);
+    }
+    const queries = [
+      {},
+      { pageSize: 2 },
+      { contextId: 'ctx' },
+      { status: 'TASK_STATE_COMPLETED' },
+      { statusTimestampAfter: '2026-01-01T00:00:01.500Z', includeArtifacts: true },
+    ];
+    for (const query of queries) {
+      const request = ListTasksRequest.fromJSON(query);
+      const expected = await reference.list(request, context);
+      expect(await ours.list(request, context)).toEqual(expected);
+      if (expected.nextPageToken) {
+        const next = ListTasksRequest.fromJSON({ ...query, pageToken: expected.nextPageToken });
+        expect(await ours.list(next, context)).toEqual(await reference.list(next, context));
+      }
+    }
+  });
+
+  it('keeps tasks apart by tenant and user', async () => {
+    const store = createA2ATaskStore();
+    await store.save(task('a', TaskState.TASK_STATE_WORKING, '2026-01-01T00:00:00.000Z'), context);
+    const tenant = new ServerCallContext({ user: new UnauthenticatedUser(), tenant: 'acme' });
+    expect(await store.load('a', tenant)).toBeUndefined();
+    expect((await store.list(ListTasksRequest.fromJSON({}), tenant)).totalSize).toBe(0);
+  });
+
+  it('forgets finished tasks after the retention time, never running ones', async () => {
+    vi.useFakeTimers();
+    const store = createA2ATaskStore({ ttlMs: 1000 });
+    await store.save(
+      task('done', TaskState.TASK_STATE_COMPLETED, '2026-01-01T00:00:00.000Z'),
+      context,
+    );
+    await store.save(
+      task('busy', TaskState.TASK_STATE_WORKING, '2026-01-01T00:00:00.000Z'),
+      context,
+    );
+    vi.advanceTimersByTime(1500);
+    expect(await store.load('done', context)).toBeUndefined();
+    expect(await store.load('busy', context)).toBeDefined();
+  });
+
+  it('drops the oldest finished tasks past its cap, never running ones', async () => {
+    vi.useFakeTimers();
+    const store = createA2ATaskStore({ maxTasks: 2 });
+    await store.save(
+      task('running', TaskState.TASK_STATE_WORKING, '2026-01-01T00:00:00.000Z'),
+      context,
+    );
+    await store.save(
+      task('old', TaskState.TASK_STATE_COMPLETED, '2026-01-01T00:00:00.000Z'),
+      context,
+    );
+    vi.advanceTimersByTime(10);
+    await store.save(
+      task('new', TaskState.TASK_STATE_COMPLETED, '2026-01-01T00:00:00.000Z'),
+      context,
+    );
+    expect(await store.load('old', context)).toBeUndefined();
+    expect(await store.load('running', context)).toBeDefined();
+    expect(await store.load('new', context)).toBeDefined();
+  });
+});
