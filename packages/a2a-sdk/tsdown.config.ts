@@ -6,4 +6,5 @@ export default defineConfig({
   platform: 'node',
   dts: true,
   clean: true,
+  fixedExtension: false,
 });

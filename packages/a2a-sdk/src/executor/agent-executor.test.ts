@@ -1,5 +1,10 @@
 import { SendMessageRequest, TaskState } from '@a2a-js/sdk';
-import { DefaultExecutionEventBus, RequestContext, ServerCallContext } from '@a2a-js/sdk/server';
+import {
+  type AgentExecutionEvent,
+  DefaultExecutionEventBus,
+  RequestContext,
+  ServerCallContext,
+} from '@a2a-js/sdk/server';
 import { defineAgent, InvalidInputError } from '@agentport/core';
 import { createAssistantAgent, createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { describe, expect, it } from 'vitest';
