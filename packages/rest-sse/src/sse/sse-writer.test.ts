@@ -188,6 +188,26 @@ describe('heartbeats', () => {
     expect(await text()).toBe('');
   });
 
+  it('serves every open stream with one timer per interval', async () => {
+    vi.useFakeTimers();
+    const streams = [openStream({ heartbeatMs: 1000 }), openStream({ heartbeatMs: 1000 })];
+    expect(vi.getTimerCount()).toBe(1);
+    const other = openStream({ heartbeatMs: 500 });
+    expect(vi.getTimerCount()).toBe(2);
+    vi.advanceTimersByTime(2000);
+    streams[0]?.writer.close();
+    expect(vi.getTimerCount()).toBe(2);
+    vi.advanceTimersByTime(1000);
+    streams[1]?.writer.close();
+    other.writer.close();
+    expect(vi.getTimerCount()).toBe(0);
+    vi.useRealTimers();
+    const [first, second] = await Promise.all(streams.map((stream) => stream.text()));
+    expect(parseSSE(first ?? '').comments).toEqual(['heartbeat']);
+    expect(parseSSE(second ?? '').comments).toEqual(['heartbeat', 'heartbeat']);
+    expect(parseSSE(await other.text()).comments).toHaveLength(5);
+  });
+
   it('can be turned off', () => {
     vi.useFakeTimers();
     const { writer } = openStream({ heartbeatMs: 0 });

@@ -1,6 +1,7 @@
 import { AgentPortError, CancellationError, toAgentPortError } from '@agentport/core';
 import { formatComment, formatSSE, type SSEMessage } from './format-sse.ts';
-import { openSink, type SSETarget } from './sse-target.ts';
+import { type HeartbeatMember, joinHeartbeat, leaveHeartbeat } from './heartbeat.ts';
+import { openSink, type SSESink, type SSETarget } from './sse-target.ts';
 
 /** Options of an SSE writer. */
 export interface SSEWriterOptions {
@@ -66,57 +67,74 @@ function slowReader(maxBufferedBytes: number): AgentPortError {
  * });
  */
 export function createSSEWriter(target: SSETarget, options: SSEWriterOptions = {}): SSEWriter {
-  const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
-  const maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
-  const { signal } = options;
-  const ended = new AbortController();
-  let heartbeat: ReturnType<typeof setInterval> | undefined;
-  let idle = true;
-  const sink = openSink(target, options.headers, () => end());
+  return new StreamWriter(target, options);
+}
 
-  function end(): void {
-    if (ended.signal.aborted) return;
-    clearInterval(heartbeat);
-    signal?.removeEventListener('abort', end);
-    ended.abort(STREAM_ENDED);
-    sink.close();
+class StreamWriter implements SSEWriter, HeartbeatMember {
+  readonly #sink: SSESink;
+  readonly #ended = new AbortController();
+  readonly #heartbeatMs: number;
+  readonly #maxBufferedBytes: number;
+  readonly #signal: AbortSignal | undefined;
+  // Joining counts as activity: the first heartbeat comes after a whole idle interval.
+  #idle = false;
+
+  constructor(target: SSETarget, options: SSEWriterOptions) {
+    this.#heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+    this.#maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+    this.#signal = options.signal;
+    this.#sink = openSink(target, options.headers, this.close);
+    if (this.#heartbeatMs > 0) joinHeartbeat(this.#heartbeatMs, this);
+    if (this.#signal?.aborted) this.close();
+    else this.#signal?.addEventListener('abort', this.close, { once: true });
   }
 
-  function overflow(): void {
-    sink.write(formatSSE(sseErrorMessage(slowReader(maxBufferedBytes))));
-    end();
+  get closed(): boolean {
+    return this.#ended.signal.aborted;
+  }
+
+  get signal(): AbortSignal {
+    return this.#ended.signal;
+  }
+
+  write(message: SSEMessage): boolean {
+    return this.#push(formatSSE(message));
+  }
+
+  comment(text: string): boolean {
+    return this.#push(formatComment(text));
+  }
+
+  /** Ends the stream; bound, so it serves as a listener. */
+  readonly close = (): void => {
+    if (this.#ended.signal.aborted) return;
+    if (this.#heartbeatMs > 0) leaveHeartbeat(this.#heartbeatMs, this);
+    this.#signal?.removeEventListener('abort', this.close);
+    this.#ended.abort(STREAM_ENDED);
+    this.#sink.close();
+  };
+
+  beat(): void {
+    if (this.#idle) this.#push(HEARTBEAT);
+    this.#idle = true;
+  }
+
+  #push(frame: string): boolean {
+    if (this.#ended.signal.aborted) return false;
+    if (this.#sink.buffered() > this.#maxBufferedBytes) {
+      this.#overflow();
+      return false;
+    }
+    this.#sink.write(frame);
+    this.#idle = false;
+    return !this.#ended.signal.aborted;
+  }
+
+  #overflow(): void {
+    const sink = this.#sink;
+    sink.write(formatSSE(sseErrorMessage(slowReader(this.#maxBufferedBytes))));
+    this.close();
     // A reader that never reads would hold the backlog forever: drop it after a grace period.
     setTimeout(() => sink.destroy(), OVERFLOW_GRACE_MS).unref?.();
   }
-
-  function push(frame: string): boolean {
-    if (ended.signal.aborted) return false;
-    if (sink.buffered() > maxBufferedBytes) {
-      overflow();
-      return false;
-    }
-    sink.write(frame);
-    idle = false;
-    return !ended.signal.aborted;
-  }
-
-  if (heartbeatMs > 0) {
-    heartbeat = setInterval(() => {
-      if (idle) push(HEARTBEAT);
-      idle = true;
-    }, heartbeatMs);
-    heartbeat.unref?.();
-  }
-  if (signal?.aborted) end();
-  else signal?.addEventListener('abort', end, { once: true });
-
-  return {
-    write: (message) => push(formatSSE(message)),
-    comment: (text) => push(formatComment(text)),
-    close: end,
-    get closed() {
-      return ended.signal.aborted;
-    },
-    signal: ended.signal,
-  };
 }

@@ -51,13 +51,17 @@ function alreadySent(): Response {
 
 let sharedAlreadySent: Response | undefined;
 
-function runInto(writer: SSEWriter, run: (writer: SSEWriter) => Promise<void> | void): void {
-  Promise.resolve()
-    .then(() => run(writer))
-    .catch((error: unknown) => {
-      writer.write(sseErrorMessage(error));
-    })
-    .finally(() => writer.close());
+async function runInto(
+  writer: SSEWriter,
+  run: (writer: SSEWriter) => Promise<void> | void,
+): Promise<void> {
+  try {
+    await run(writer);
+  } catch (error) {
+    writer.write(sseErrorMessage(error));
+  } finally {
+    writer.close();
+  }
 }
 
 function headersWithPrepared(
@@ -104,7 +108,7 @@ export function streamSSE(
   const response = options.direct === false ? undefined : nodeResponseOf(context);
   if (response !== undefined) {
     const headers = headersWithPrepared(context, options.headers);
-    runInto(createSSEWriter(response, { ...writerOptions, headers }), run);
+    void runInto(createSSEWriter(response, { ...writerOptions, headers }), run);
     return alreadySent();
   }
   const signal = context.req.raw.signal;
@@ -113,7 +117,7 @@ export function streamSSE(
     {
       start(controller) {
         writer = createSSEWriter(controller, { ...writerOptions, signal });
-        runInto(writer, run);
+        void runInto(writer, run);
       },
       cancel() {
         writer?.close();
