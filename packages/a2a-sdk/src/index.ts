@@ -15,7 +15,11 @@ export {
 } from './client/remote-agent.ts';
 export { RemoteAgentCardError } from './errors/remote-agent-card-error.ts';
 export { RemoteAgentError } from './errors/remote-agent-error.ts';
-export { createAgentExecutor, OUTPUT_ARTIFACT_ID } from './executor/agent-executor.ts';
+export {
+  type ClosableAgentExecutor,
+  createAgentExecutor,
+  OUTPUT_ARTIFACT_ID,
+} from './executor/agent-executor.ts';
 export { type A2AUserBuilder, noAuthentication } from './http/call-context.ts';
 export {
   type A2ASdkServer,

@@ -53,6 +53,8 @@ export interface A2ASdkServer {
   card: AgentCard;
   /** The SDK request handler behind both bindings. */
   requestHandler: DefaultRequestHandler;
+  /** Cancels every task still running (its agent is aborted, the task ends canceled). */
+  close(): void;
 }
 
 /**
@@ -76,10 +78,11 @@ export function createA2ASdkServer(
 ): A2ASdkServer {
   const legacyCompat = options.legacyCompat !== false;
   const card = createAgentCard(agent, config, options);
+  const executor = createAgentExecutor(agent);
   const requestHandler = new DefaultRequestHandler(
     card,
     options.taskStore ?? createA2ATaskStore(),
-    createAgentExecutor(agent),
+    executor,
     options.eventBusManager ?? new ListenerExecutionEventBusManager(),
     undefined,
     undefined,
@@ -138,5 +141,5 @@ export function createA2ASdkServer(
   );
   app.route(REST_PATH, rest);
 
-  return { app, card, requestHandler };
+  return { app, card, requestHandler, close: () => executor.close() };
 }

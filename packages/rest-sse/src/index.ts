@@ -21,9 +21,11 @@ export {
   type ListenOptions,
   listen,
 } from './http/listen.ts';
+export { agentFailure, writeAgentEvents } from './server/agent-events.ts';
 export { type AgentSummary, describeAgent } from './server/describe-agent.ts';
 export {
   createRestServer,
+  invokeRequestSchema,
   type RestServer,
   type RestServerOptions,
 } from './server/rest-server.ts';

@@ -156,4 +156,29 @@ describe('createAgentExecutor', () => {
     await createAgentExecutor(createEchoAgent()).cancelTask('elsewhere', bus);
     expect(summary(events)).toEqual(['TASK_STATE_CANCELED']);
   });
+
+  it('cancels every running task on close', async () => {
+    const signals: AbortSignal[] = [];
+    const agent = defineAgent({
+      name: 'sleeper',
+      async *run(_input, context) {
+        signals.push(context.signal);
+        yield { type: 'text-delta', delta: 'zzz' };
+        await new Promise((resolve) => setTimeout(resolve, 10_000));
+      },
+    });
+    const executor = createAgentExecutor(agent);
+    const first = recorder();
+    const second = recorder();
+    const running = [
+      executor.execute(requestContext('x', 'task-1'), first.bus),
+      executor.execute(requestContext('y', 'task-2'), second.bus),
+    ];
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    executor.close();
+    await Promise.all(running);
+    expect(signals.map((signal) => signal.aborted)).toEqual([true, true]);
+    expect(summary(first.events).at(-1)).toBe('TASK_STATE_CANCELED: The task was canceled');
+    expect(summary(second.events).at(-1)).toBe('TASK_STATE_CANCELED: The task was canceled');
+  });
 });

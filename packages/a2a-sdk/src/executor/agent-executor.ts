@@ -162,6 +162,12 @@ async function runTask(
   ]);
 }
 
+/** An executor that can also cancel every task it is running (at shutdown). */
+export interface ClosableAgentExecutor extends AgentExecutor {
+  /** Cancels every running task: each ends canceled and its agent's signal is aborted. */
+  close(): void;
+}
+
 /**
  * Creates the SDK executor that runs a core agent for each A2A task: it publishes the task, moves
  * it to working, appends text deltas to the `output` artifact, shows tool calls, tool results and
@@ -171,10 +177,19 @@ async function runTask(
  * @example
  * const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), createAgentExecutor(agent));
  */
-export function createAgentExecutor(agent: Agent): AgentExecutor {
+export function createAgentExecutor(agent: Agent): ClosableAgentExecutor {
   const runs = new Map<string, Run>();
 
+  function cancel(run: Run): void {
+    run.canceled = true;
+    run.controller.abort(new CancellationError('The task was canceled'));
+  }
+
   return {
+    close() {
+      for (const run of runs.values()) cancel(run);
+    },
+
     async execute(requestContext, eventBus) {
       const { taskId, contextId } = requestContext;
       const current = runs.get(taskId);
@@ -213,8 +228,7 @@ export function createAgentExecutor(agent: Agent): AgentExecutor {
     async cancelTask(taskId, eventBus) {
       const run = runs.get(taskId);
       if (run !== undefined) {
-        run.canceled = true;
-        run.controller.abort(new CancellationError('The task was canceled'));
+        cancel(run);
         return;
       }
       // Nothing runs here for this task (it is ending): the SDK waits for a final event.

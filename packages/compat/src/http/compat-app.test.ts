@@ -1,5 +1,5 @@
 import { defineAgent } from '@agentport/core';
-import { createAssistantAgent, createEchoAgent } from '@agentport/core/agents';
+import { createAssistantAgent, createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { type EventSourceMessage, EventSourceParserStream } from 'eventsource-parser/stream';
 import { describe, expect, it } from 'vitest';
 import { createRunner } from '../runner.ts';
@@ -230,5 +230,28 @@ describe('routing', () => {
     expect(await missing.json()).toEqual({
       error: { code: 'agent_not_found', message: "Agent 'ghost' not found" },
     });
+  });
+});
+
+describe('shutdown', () => {
+  it('ends an open run stream with a final shutting_down event when the shutdown signal aborts', async () => {
+    const shutdown = new AbortController();
+    const closing = createCompatApp({
+      runner: createRunner(createTickerAgent()),
+      shutdownSignal: shutdown.signal,
+    });
+    const response = await closing.request('/runs', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ agent_name: 'ticker', input: '100 every 20ms', stream: true }),
+    });
+    setTimeout(() => shutdown.abort(), 60);
+    const events = await readEvents(response);
+    expect(events.at(-1)?.event).toBe('error');
+    expect(JSON.parse(events.at(-1)?.data ?? '')).toEqual({
+      code: 'shutting_down',
+      message: 'The server is shutting down',
+    });
+    expect(events.length).toBeLessThan(20);
   });
 });

@@ -4,8 +4,8 @@ import {
   limitBody,
   methodNotAllowed,
   parseJsonBody,
-  sseErrorMessage,
   streamSSE,
+  writeAgentEvents,
 } from '@agentport/rest-sse';
 import { Hono } from 'hono';
 import { runRequestSchema } from '../definitions.ts';
@@ -19,6 +19,8 @@ export interface CompatAppOptions {
   maxBodyBytes?: number;
   /** Idle time before an SSE `: heartbeat` comment, in milliseconds; 0 disables (default 15 s). */
   heartbeatMs?: number;
+  /** Aborting it ends open run streams with a final `shutting_down` error event. */
+  shutdownSignal?: AbortSignal;
 }
 
 /**
@@ -31,6 +33,10 @@ export interface CompatAppOptions {
  */
 export function createCompatApp(options: CompatAppOptions): Hono {
   const { runner } = options;
+  const streamOptions = {
+    ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
+    ...(options.shutdownSignal === undefined ? {} : { shutdownSignal: options.shutdownSignal }),
+  };
   const app = new Hono();
   app.onError(jsonErrorHandler);
   app.notFound(jsonNotFoundHandler);
@@ -57,17 +63,9 @@ export function createCompatApp(options: CompatAppOptions): Hono {
       async (writer) => {
         if (writer.signal.aborted) controller.abort();
         writer.signal.addEventListener('abort', () => controller.abort(), { once: true });
-        let id = 0;
-        try {
-          for await (const { type, ...data } of events) {
-            id += 1;
-            if (!writer.write({ event: type, data: JSON.stringify(data), id })) break;
-          }
-        } catch (error) {
-          writer.write({ ...sseErrorMessage(error), id: id + 1 });
-        }
+        await writeAgentEvents(events, writer, request.agent_name);
       },
-      options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs },
+      streamOptions,
     );
   });
   app.all('/runs', methodNotAllowed(['POST']));

@@ -1,5 +1,6 @@
-import { type Agent, AgentFailureError, AgentPortError, type ErrorEvent } from '@agentport/core';
+import { type AgentEvent, AgentFailureError, AgentPortError } from '@agentport/core';
 import type { SSEWriter } from '../sse/sse-writer.ts';
+import { sseErrorMessage } from '../sse/sse-writer.ts';
 
 /** The error an agent's run reports: its own AgentPortError, else a safe `agent_failure`. */
 export function agentFailure(error: unknown, agentName: string): AgentPortError {
@@ -7,35 +8,36 @@ export function agentFailure(error: unknown, agentName: string): AgentPortError 
   return new AgentFailureError({ agentName, cause: error });
 }
 
-function errorEvent(error: AgentPortError): ErrorEvent {
-  return { type: 'error', code: error.code, message: error.message };
-}
-
 /**
- * Runs an agent and writes each of its events as one SSE event (`event` = its type, `data` = its
- * JSON, `id` counting from 1); the stream ends with `done` or `error`, and the agent's signal is
- * the writer's, so it stops when the stream ends for any reason.
+ * Writes an agent run's events as SSE events (`event` = its type, `data` = its other fields as
+ * JSON, `id` counting from 1), ending with `done` or `error` (whose data is `{ code, message }`,
+ * like every SSE error event). Run the agent with the writer's signal, so it stops when the
+ * stream ends for any reason.
+ *
+ * @example
+ * streamSSE(context, (writer) =>
+ *   writeAgentEvents(agent.stream(input, { signal: writer.signal }), writer, agent.name),
+ * );
  */
 export async function writeAgentEvents(
-  agent: Agent,
-  input: string,
+  events: AsyncIterable<AgentEvent>,
   writer: SSEWriter,
+  agentName: string,
 ): Promise<void> {
   let id = 0;
   try {
-    for await (const event of agent.stream(input, { signal: writer.signal })) {
+    for await (const { type, ...data } of events) {
       id += 1;
-      const written = writer.write({ event: event.type, data: JSON.stringify(event), id });
-      if (!written || event.type === 'done' || event.type === 'error') return;
+      const written = writer.write({ event: type, data: JSON.stringify(data), id });
+      if (!written || type === 'done' || type === 'error') return;
     }
   } catch (error) {
-    const failure = errorEvent(agentFailure(error, agent.name));
-    writer.write({ event: 'error', data: JSON.stringify(failure), id: id + 1 });
+    writer.write({ ...sseErrorMessage(agentFailure(error, agentName)), id: id + 1 });
     return;
   }
   const unfinished = new AgentFailureError({
-    agentName: agent.name,
-    message: `Agent '${agent.name}' ended without a result`,
+    agentName,
+    message: `Agent '${agentName}' ended without a result`,
   });
-  writer.write({ event: 'error', data: JSON.stringify(errorEvent(unfinished)), id: id + 1 });
+  writer.write({ ...sseErrorMessage(unfinished), id: id + 1 });
 }

@@ -109,10 +109,10 @@ describe('in headless Chromium', () => {
     const result = await page?.evaluate(readStreamInPage, '/agents/ticker/stream');
     expect(result?.contentType).toBe('text/event-stream; charset=utf-8');
     expect(result?.events).toEqual([
-      { event: 'text-delta', id: '1', data: { type: 'text-delta', delta: 'tick 1' } },
-      { event: 'text-delta', id: '2', data: { type: 'text-delta', delta: '\ntick 2' } },
-      { event: 'text-delta', id: '3', data: { type: 'text-delta', delta: '\ntick 3' } },
-      { event: 'done', id: '4', data: { type: 'done', output: 'tick 1\ntick 2\ntick 3' } },
+      { event: 'text-delta', id: '1', data: { delta: 'tick 1' } },
+      { event: 'text-delta', id: '2', data: { delta: '\ntick 2' } },
+      { event: 'text-delta', id: '3', data: { delta: '\ntick 3' } },
+      { event: 'done', id: '4', data: { output: 'tick 1\ntick 2\ntick 3' } },
     ]);
     // The first tick reached the page long before the 500 ms the ticker needs to finish.
     expect(result?.firstEventMs).toBeLessThan(300);

@@ -65,7 +65,7 @@ describe('over a real socket', () => {
       'text-delta',
       'done',
     ]);
-    expect(events.at(-1)?.data).toEqual({ type: 'done', output: 'tick 1\ntick 2\ntick 3' });
+    expect(events.at(-1)?.data).toEqual({ output: 'tick 1\ntick 2\ntick 3' });
   });
 
   it("aborts the agent's signal when the caller aborts a stream", async () => {
@@ -173,7 +173,7 @@ describe('over a real socket', () => {
     const events = eventsOf(parseSSE(text));
     expect(events.at(-1)).toEqual({
       event: 'done',
-      data: { type: 'done', output: 'tick 1\ntick 2\ntick 3' },
+      data: { output: 'tick 1\ntick 2\ntick 3' },
     });
   });
 
@@ -188,5 +188,40 @@ describe('over a real socket', () => {
     });
     const events = eventsOf(await readSSE(response));
     expect(events.map((event) => event.event)).toEqual(['text-delta', 'text-delta', 'done']);
+  });
+});
+
+describe('close', () => {
+  it('ends open streams with shutting_down, aborts their agents and refuses new calls with 503', async () => {
+    const rest = createRestServer().register('ticker', createTickerAgent());
+    const url = await start(rest);
+    const response = await fetch(`${url}/ticker/stream`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ input: '100 every 50ms' }),
+    });
+    const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
+    const first = await reader?.read();
+    expect(first?.value).toContain('tick 1');
+    rest.close();
+    let remainder = '';
+    while (true) {
+      const chunk = await reader?.read();
+      if (chunk === undefined || chunk.done) break;
+      remainder += chunk.value;
+    }
+    const events = eventsOf(parseSSE(`${first?.value ?? ''}${remainder}`));
+    expect(events.at(-1)).toEqual({
+      event: 'error',
+      data: { code: 'shutting_down', message: 'The server is shutting down' },
+    });
+    expect(events.filter((event) => event.event === 'text-delta').length).toBeLessThan(5);
+    const refused = await fetch(`${url}/ticker/invoke`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ input: '1' }),
+    });
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toMatchObject({ error: { code: 'shutting_down' } });
   });
 });

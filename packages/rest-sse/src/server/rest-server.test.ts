@@ -215,10 +215,10 @@ describe('POST /{name}/stream', () => {
     const parsed = await readSSE(response);
     expect(parsed.events.map((event) => event.id)).toEqual(['1', '2', '3', '4']);
     expect(eventsOf(parsed)).toEqual([
-      { event: 'text-delta', data: { type: 'text-delta', delta: 'one' } },
-      { event: 'text-delta', data: { type: 'text-delta', delta: ' two' } },
-      { event: 'text-delta', data: { type: 'text-delta', delta: ' three' } },
-      { event: 'done', data: { type: 'done', output: 'one two three' } },
+      { event: 'text-delta', data: { delta: 'one' } },
+      { event: 'text-delta', data: { delta: ' two' } },
+      { event: 'text-delta', data: { delta: ' three' } },
+      { event: 'done', data: { output: 'one two three' } },
     ]);
   });
 
@@ -238,10 +238,10 @@ describe('POST /{name}/stream', () => {
   it('ends with an error event, with a safe message, when the agent fails', async () => {
     const parsed = await readSSE(await post('/broken/stream', { input: 'x' }));
     expect(eventsOf(parsed)).toEqual([
-      { event: 'text-delta', data: { type: 'text-delta', delta: 'partial' } },
+      { event: 'text-delta', data: { delta: 'partial' } },
       {
         event: 'error',
-        data: { type: 'error', code: 'agent_failure', message: "Agent 'broken' failed" },
+        data: { code: 'agent_failure', message: "Agent 'broken' failed" },
       },
     ]);
     expect(parsed.events.at(-1)?.id).toBe('2');
@@ -252,14 +252,13 @@ describe('POST /{name}/stream', () => {
     expect(thrown).toEqual([
       {
         event: 'error',
-        data: { type: 'error', code: 'agent_failure', message: "Agent 'thrower' failed" },
+        data: { code: 'agent_failure', message: "Agent 'thrower' failed" },
       },
     ]);
     const unfinished = eventsOf(await readSSE(await post('/unfinished/stream', { input: 'x' })));
     expect(unfinished.at(-1)).toEqual({
       event: 'error',
       data: {
-        type: 'error',
         code: 'agent_failure',
         message: "Agent 'unfinished' ended without a result",
       },

@@ -39,6 +39,8 @@ export interface RestServer {
   register(name: string, agent: Agent): RestServer;
   /** Serves the app on Node until `signal` aborts; new calls get 503 while it shuts down. */
   listen(options?: ListenOptions): Promise<void>;
+  /** Starts shutting down: new calls get 503, open streams end with a `shutting_down` event. */
+  close(): void;
 }
 
 interface Entry {
@@ -47,7 +49,8 @@ interface Entry {
   summary: string;
 }
 
-const inputSchema = z.object(
+/** The body of `POST /{name}/invoke` and `POST /{name}/stream`: `{ "input": string }`. */
+export const invokeRequestSchema = z.object(
   {
     input: z
       .string({
@@ -85,16 +88,18 @@ function isAgent(value: unknown): value is Agent {
 export function createRestServer(options: RestServerOptions = {}): RestServer {
   const agents = new Map<string, Entry>();
   const limit = limitBody(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+  const closing = new AbortController();
   const streamOptions = {
     heartbeatMs: options.heartbeatMs,
     maxBufferedBytes: options.maxBufferedBytes,
     direct: options.directNodeStreaming,
+    shutdownSignal: closing.signal,
   };
   let listing: string | undefined;
   let shuttingDown = false;
 
   async function invoke(context: Context, agent: Agent): Promise<Response> {
-    const { input } = await parseJsonBody(context, inputSchema);
+    const { input } = await parseJsonBody(context, invokeRequestSchema);
     let result: string;
     try {
       result = await agent.invoke(input, { signal: context.req.raw.signal });
@@ -105,8 +110,13 @@ export function createRestServer(options: RestServerOptions = {}): RestServer {
   }
 
   async function stream(context: Context, agent: Agent): Promise<Response> {
-    const { input } = await parseJsonBody(context, inputSchema);
-    return streamSSE(context, (writer) => writeAgentEvents(agent, input, writer), streamOptions);
+    const { input } = await parseJsonBody(context, invokeRequestSchema);
+    return streamSSE(
+      context,
+      (writer) =>
+        writeAgentEvents(agent.stream(input, { signal: writer.signal }), writer, agent.name),
+      streamOptions,
+    );
   }
 
   async function runAction(context: Context, action: string, agent: Agent): Promise<Response> {
@@ -173,11 +183,12 @@ export function createRestServer(options: RestServerOptions = {}): RestServer {
       return server;
     },
     listen(listenOptions = {}) {
-      shuttingDown = false;
-      listenOptions.signal?.addEventListener('abort', () => {
-        shuttingDown = true;
-      });
+      listenOptions.signal?.addEventListener('abort', () => server.close(), { once: true });
       return listen(app, listenOptions);
+    },
+    close() {
+      shuttingDown = true;
+      closing.abort();
     },
   };
   return server;

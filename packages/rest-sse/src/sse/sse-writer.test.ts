@@ -337,3 +337,28 @@ describe('sseErrorMessage', () => {
     expect(message.data).not.toContain('secret');
   });
 });
+
+describe('createSSEWriter shutdown', () => {
+  it('ends the stream with a shutting_down error event when the shutdown signal aborts', async () => {
+    const shutdown = new AbortController();
+    const { writer, text } = openStream({ shutdownSignal: shutdown.signal });
+    writer.write({ event: 'tick', data: '1', id: 1 });
+    shutdown.abort();
+    expect(writer.closed).toBe(true);
+    expect(writer.signal.aborted).toBe(true);
+    const { events } = parseSSE(await text());
+    expect(events.map((event) => event.event)).toEqual(['tick', 'error']);
+    expect(JSON.parse(events[1]?.data ?? '')).toEqual({
+      code: 'shutting_down',
+      message: 'The server is shutting down',
+    });
+  });
+
+  it('does not write the shutdown event on a stream that already ended', async () => {
+    const shutdown = new AbortController();
+    const { writer, text } = openStream({ shutdownSignal: shutdown.signal });
+    writer.close();
+    shutdown.abort();
+    expect(parseSSE(await text()).events).toEqual([]);
+  });
+});

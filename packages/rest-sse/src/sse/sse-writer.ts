@@ -1,4 +1,5 @@
 import { AgentPortError, CancellationError, toAgentPortError } from '@agentport/core';
+import { ShuttingDownError } from '../http/http-errors.ts';
 import { formatComment, formatSSE, type SSEMessage } from './format-sse.ts';
 import { type HeartbeatMember, joinHeartbeat, leaveHeartbeat } from './heartbeat.ts';
 import { openSink, type SSESink, type SSETarget } from './sse-target.ts';
@@ -11,6 +12,8 @@ export interface SSEWriterOptions {
   maxBufferedBytes?: number;
   /** Aborting it ends the stream (the caller went away). */
   signal?: AbortSignal;
+  /** Aborting it ends the stream with a final `error` event `shutting_down` (the server stops). */
+  shutdownSignal?: AbortSignal;
   /** Extra headers, sent with the SSE headers when the writer starts a Node response. */
   headers?: Record<string, string | string[]>;
 }
@@ -76,6 +79,7 @@ class StreamWriter implements SSEWriter, HeartbeatMember {
   readonly #heartbeatMs: number;
   readonly #maxBufferedBytes: number;
   readonly #signal: AbortSignal | undefined;
+  readonly #shutdownSignal: AbortSignal | undefined;
   // Joining counts as activity: the first heartbeat comes after a whole idle interval.
   #idle = false;
 
@@ -85,8 +89,11 @@ class StreamWriter implements SSEWriter, HeartbeatMember {
     this.#signal = options.signal;
     this.#sink = openSink(target, options.headers, this.close);
     if (this.#heartbeatMs > 0) joinHeartbeat(this.#heartbeatMs, this);
+    this.#shutdownSignal = options.shutdownSignal;
     if (this.#signal?.aborted) this.close();
     else this.#signal?.addEventListener('abort', this.close, { once: true });
+    if (this.#shutdownSignal?.aborted) this.#shutDown();
+    else this.#shutdownSignal?.addEventListener('abort', this.#shutDown, { once: true });
   }
 
   get closed(): boolean {
@@ -110,6 +117,7 @@ class StreamWriter implements SSEWriter, HeartbeatMember {
     if (this.#ended.signal.aborted) return;
     if (this.#heartbeatMs > 0) leaveHeartbeat(this.#heartbeatMs, this);
     this.#signal?.removeEventListener('abort', this.close);
+    this.#shutdownSignal?.removeEventListener('abort', this.#shutDown);
     this.#ended.abort(STREAM_ENDED);
     this.#sink.close();
   };
@@ -129,6 +137,11 @@ class StreamWriter implements SSEWriter, HeartbeatMember {
     this.#idle = false;
     return !this.#ended.signal.aborted;
   }
+
+  readonly #shutDown = (): void => {
+    this.write(sseErrorMessage(new ShuttingDownError()));
+    this.close();
+  };
 
   #overflow(): void {
     const sink = this.#sink;

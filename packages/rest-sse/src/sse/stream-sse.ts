@@ -104,6 +104,7 @@ export function streamSSE(
   const writerOptions = {
     heartbeatMs: options.heartbeatMs,
     maxBufferedBytes: options.maxBufferedBytes,
+    shutdownSignal: options.shutdownSignal,
   };
   const response = options.direct === false ? undefined : nodeResponseOf(context);
   if (response !== undefined) {
