@@ -1,14 +1,79 @@
-import { serve } from '@hono/node-server';
-import { Hono } from 'hono';
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config.ts';
 
-// Placeholder entry point until the gateway issue wires every surface.
-const port = Number(process.env.PORT ?? 8080);
-const hostname = process.env.HOST ?? '127.0.0.1';
-const app = new Hono();
-app.get('/healthz', (context) => context.json({ status: 'ok' }));
-const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
-  console.log(`AgentPort gateway listening on http://${hostname}:${info.port}`);
-});
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => server.close(() => process.exit(0)));
+const HELP = `agentport: put TypeScript agents on the network
+
+Usage:
+  agentport serve [--port N] [--host H] [--config FILE]   start the gateway (default command)
+  agentport agents [--config FILE]                       list the agents the gateway would serve
+  agentport call <agent> <input> [--stream] [--config FILE]
+                                                         run one agent locally and print its output
+  agentport card <url>                                   fetch and print a remote agent card
+  agentport --help                                       show this help
+
+Options:
+  --port N        port to listen on (default 8080, or PORT)
+  --host H        address to bind (default 127.0.0.1, or HOST; 0.0.0.0 for all interfaces)
+  --config FILE   config module (default ./agentport.config.ts when it exists)
+  --stream        with call: print every agent event as a JSON line
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      config: { type: 'string' },
+      stream: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const [command = 'serve', ...rest] = positionals;
+  if (values.help || command === 'help') {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const commands = await import('./commands.ts');
+  switch (command) {
+    case 'serve': {
+      const config = await loadConfig(values.config);
+      return commands.serve(config, { port: values.port, host: values.host });
+    }
+    case 'agents':
+      return commands.listAgents(await loadConfig(values.config));
+    case 'call': {
+      const [agent, ...input] = rest;
+      if (agent === undefined || input.length === 0) {
+        process.stderr.write('Usage: agentport call <agent> <input>\n');
+        return 2;
+      }
+      return commands.call(await loadConfig(values.config), agent, input.join(' '), values.stream);
+    }
+    case 'card': {
+      const [url] = rest;
+      if (url === undefined) {
+        process.stderr.write('Usage: agentport card <url>\n');
+        return 2;
+      }
+      return commands.printCard(url);
+    }
+    default:
+      process.stderr.write(`Unknown command '${command}'\n\n${HELP}`);
+      return 2;
+  }
 }
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== -1) process.exitCode = code;
+  },
+  (error: unknown) => {
+    const message =
+      error instanceof ConfigError || error instanceof TypeError ? error.message : String(error);
+    process.stderr.write(`agentport: ${message}\n`);
+    process.exitCode = 1;
+  },
+);

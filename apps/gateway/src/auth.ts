@@ -1,0 +1,54 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { AgentPortError } from '@agentport/core';
+import { errorResponse } from '@agentport/rest-sse';
+import type { MiddlewareHandler } from 'hono';
+
+/** Routes anyone may read even when auth is on: health, docs and the public agent cards. */
+const PUBLIC_PATH =
+  /^(?:\/healthz|\/readyz|\/openapi\.json|\/docs|(?:\/agents\/[^/]+|\/a2a\/[^/]+)?\/\.well-known\/agent(?:-card)?\.json)$/;
+
+/** Whether a path is public when auth is on. */
+export function isPublicPath(path: string): boolean {
+  return PUBLIC_PATH.test(path);
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+function presentedKey(
+  authorization: string | undefined,
+  apiKey: string | undefined,
+): string | undefined {
+  if (apiKey !== undefined && apiKey !== '') return apiKey;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  return match?.[1];
+}
+
+/**
+ * Requires an API key (`X-API-Key: <key>` or `Authorization: Bearer <key>`) on every route but the
+ * public ones; answers 401 with `WWW-Authenticate` otherwise. Keys are compared in constant time
+ * (as SHA-256 digests, against every key) and never logged.
+ */
+export function apiKeyAuth(keys: readonly string[]): MiddlewareHandler {
+  const digests = keys.map(digest);
+  return async (context, next) => {
+    if (context.req.method === 'OPTIONS' || isPublicPath(context.req.path)) return next();
+    const key = presentedKey(context.req.header('authorization'), context.req.header('x-api-key'));
+    let valid = false;
+    if (key !== undefined) {
+      const candidate = digest(key);
+      for (const expected of digests) valid = timingSafeEqual(candidate, expected) || valid;
+    }
+    if (valid) return next();
+    const response = errorResponse(
+      new AgentPortError({
+        code: 'unauthorized',
+        message: key === undefined ? 'An API key is required' : 'Invalid API key',
+        status: 401,
+      }),
+    );
+    response.headers.set('www-authenticate', 'Bearer realm="agentport", error="invalid_token"');
+    return response;
+  };
+}

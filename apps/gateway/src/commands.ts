@@ -1,0 +1,150 @@
+import { createA2AHttpClient } from '@agentport/a2a-http';
+import { agentCardUrlOf } from '@agentport/a2a-sdk';
+import type { Agent } from '@agentport/core';
+import { listen } from '@agentport/rest-sse';
+import { pino } from 'pino';
+import type { GatewayConfig } from './config.ts';
+import { agentUrls, createGateway, type Gateway } from './gateway.ts';
+import { resolveAgents } from './resolve-agents.ts';
+
+function pick(...values: Array<string | number | undefined>): string | undefined {
+  for (const value of values) if (value !== undefined && value !== '') return String(value);
+  return undefined;
+}
+
+/** Starts the gateway and serves until SIGINT or SIGTERM; resolves with the exit code. */
+export async function serve(
+  config: GatewayConfig,
+  flags: { port?: string | undefined; host?: string | undefined },
+): Promise<number> {
+  const logger = pino({ level: pick(process.env.LOG_LEVEL, config.logLevel) ?? 'info' });
+  const port = Number(pick(flags.port, process.env.PORT, config.port) ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    process.stderr.write(
+      `agentport: invalid port '${pick(flags.port, process.env.PORT, config.port)}'\n`,
+    );
+    return 1;
+  }
+  const hostname = pick(flags.host, process.env.HOST, config.host) ?? '127.0.0.1';
+  const { agents, defaultAgent } = await resolveAgents(config);
+  const controller = new AbortController();
+  let gateway: Gateway | undefined;
+  const stopped = listen(
+    { fetch: (request: Request) => (gateway as Gateway).app.fetch(request) },
+    {
+      port,
+      hostname,
+      signal: controller.signal,
+      shutdownTimeoutMs: config.shutdownTimeoutMs ?? 10_000,
+      onListen: ({ url, port: boundPort }) => {
+        const local = /^http:\/\/(?:0\.0\.0\.0|\[::\])/.test(url)
+          ? `http://127.0.0.1:${boundPort}`
+          : url;
+        const publicUrl = (config.publicUrl ?? local).replace(/\/+$/, '');
+        gateway = createGateway({
+          agents,
+          defaultAgent,
+          publicUrl,
+          logger,
+          ...(config.apiKeys === undefined ? {} : { apiKeys: config.apiKeys }),
+          ...(config.cors === undefined ? {} : { cors: config.cors }),
+          ...(config.maxConcurrency === undefined ? {} : { maxConcurrency: config.maxConcurrency }),
+          ...(config.maxBodyBytes === undefined ? {} : { maxBodyBytes: config.maxBodyBytes }),
+        });
+        const urls = agentUrls(publicUrl, defaultAgent, true);
+        process.stdout.write(
+          [
+            `AgentPort gateway listening on ${local}`,
+            `  agents              ${agents.map((agent) => agent.name).join(', ')} (default: ${defaultAgent})`,
+            `  A2A (hand-rolled)   ${urls.a2aDefault}`,
+            `  A2A (official SDK)  ${publicUrl}/.well-known/agent-card.json  (JSON-RPC ${urls.a2aSdkJsonRpc})`,
+            `  REST/SSE            ${publicUrl}/agents/{name}/invoke  and  /agents/{name}/stream`,
+            `  OpenAI Agents       ${publicUrl}/compat/agents  and  POST ${publicUrl}/compat/runs`,
+            `  Docs                ${publicUrl}/docs  (${publicUrl}/openapi.json)`,
+            `  Health              ${publicUrl}/healthz  and  ${publicUrl}/readyz`,
+            '',
+          ].join('\n'),
+        );
+      },
+    },
+  );
+  const stop = (signal: NodeJS.Signals) => {
+    logger.info({ signal }, 'shutting down');
+    void (gateway?.shutdown() ?? Promise.resolve()).finally(() => controller.abort());
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  await stopped;
+  logger.info('stopped');
+  return 0;
+}
+
+function findAgent(agents: Agent[], name: string): Agent | undefined {
+  return agents.find((agent) => agent.name === name);
+}
+
+/** Prints the agents a config serves. */
+export async function listAgents(config: GatewayConfig): Promise<number> {
+  const { agents, defaultAgent } = await resolveAgents(config);
+  for (const agent of agents) {
+    const tools = agent.tools.map((tool) => tool.name).join(', ');
+    const marker = agent.name === defaultAgent ? ' (default)' : '';
+    process.stdout.write(
+      `${agent.name}${marker}: ${agent.description ?? ''}${tools ? ` [tools: ${tools}]` : ''}\n`,
+    );
+  }
+  return 0;
+}
+
+/** Runs one agent locally and prints its output (or every event as a JSON line). */
+export async function call(
+  config: GatewayConfig,
+  name: string,
+  input: string,
+  stream: boolean,
+): Promise<number> {
+  const { agents } = await resolveAgents(config);
+  const agent = findAgent(agents, name);
+  if (agent === undefined) {
+    process.stderr.write(`agentport: no agent named '${name}' (try: agentport agents)\n`);
+    return 1;
+  }
+  const controller = new AbortController();
+  process.once('SIGINT', () => controller.abort());
+  if (!stream) {
+    process.stdout.write(`${await agent.invoke(input, { signal: controller.signal })}\n`);
+    return 0;
+  }
+  for await (const event of agent.stream(input, { signal: controller.signal })) {
+    process.stdout.write(`${JSON.stringify(event)}\n`);
+    if (event.type === 'error') return 1;
+  }
+  return 0;
+}
+
+/** Fetches a remote agent card (hand-rolled `agent.json` or official `agent-card.json`) and prints it. */
+export async function printCard(url: string): Promise<number> {
+  const tried: string[] = [];
+  const candidates = url.endsWith('.json') ? [url] : [agentCardUrlOf(url)];
+  for (const candidate of candidates) {
+    const response = await fetch(candidate, {
+      headers: { accept: 'application/json', 'a2a-version': '1.0' },
+    }).catch((error: unknown) => error as Error);
+    if (response instanceof Response && response.ok) {
+      process.stdout.write(`${JSON.stringify(await response.json(), null, 2)}\n`);
+      return 0;
+    }
+    tried.push(
+      `${candidate}: ${response instanceof Response ? `HTTP ${response.status}` : response.message}`,
+    );
+  }
+  try {
+    const card = await createA2AHttpClient(url).getCard();
+    process.stdout.write(`${JSON.stringify(card, null, 2)}\n`);
+    return 0;
+  } catch (error) {
+    tried.push((error as Error).message);
+  }
+  process.stderr.write(`agentport: no agent card found:\n  ${tried.join('\n  ')}\n`);
+  return 1;
+}

@@ -1,0 +1,133 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Agent } from '@agentport/core';
+import * as z from 'zod';
+
+/** A remote A2A agent served by the gateway as if it were local. */
+export interface RemoteAgentConfig {
+  /** Its base URL (or card URL). */
+  url: string;
+  /** Which A2A flavour it speaks: the hand-rolled REST one or the official SDK one. */
+  kind: 'a2a-http' | 'a2a-sdk';
+  /** The name to serve it under; defaults to a name derived from its card. */
+  name?: string | undefined;
+  /** An API key sent as `Authorization: Bearer` to the remote. */
+  apiKey?: string | undefined;
+}
+
+/** Everything the gateway can be configured with; every field is optional. */
+export interface GatewayConfig {
+  /** Your own agents, built with `@agentport/core`. */
+  agents?: Agent[];
+  /** Whether to serve the built-in `assistant`, `echo` and `ticker` agents (default true). */
+  builtins?: boolean;
+  /** The agent served at the root (default `assistant`, or the first agent). */
+  defaultAgent?: string;
+  /** Remote A2A agents to serve on every surface. */
+  remotes?: RemoteAgentConfig[];
+  /** Port (default 8080; `PORT` and `--port` override). */
+  port?: number;
+  /** Address to bind (default 127.0.0.1; `HOST` and `--host` override). */
+  host?: string;
+  /** The public base URL advertised in agent cards (default: the listen address). */
+  publicUrl?: string;
+  /** API keys (`X-API-Key` or `Authorization: Bearer`); when set, routes need one. */
+  apiKeys?: string[];
+  /** CORS: `true` allows any origin, or list the allowed origins (default off). */
+  cors?: boolean | string[];
+  /** How long in-flight work may take to finish on shutdown, in ms (default 10,000). */
+  shutdownTimeoutMs?: number;
+  /** How many tasks each agent runs at once (default 16). */
+  maxConcurrency?: number;
+  /** Request body limit in bytes (default 1 MiB). */
+  maxBodyBytes?: number;
+  /** Log level for the pino access log (default info; `silent` turns it off). */
+  logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+/** Identity helper that types an `agentport.config.ts` default export. */
+export function defineConfig(config: GatewayConfig): GatewayConfig {
+  return config;
+}
+
+const agentSchema = z.custom<Agent>(
+  (value) =>
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Agent).name === 'string' &&
+    typeof (value as Agent).invoke === 'function' &&
+    typeof (value as Agent).stream === 'function',
+  { message: 'must be an agent built with @agentport/core (name, invoke, stream)' },
+);
+
+const configSchema = z.strictObject({
+  agents: z.array(agentSchema).optional(),
+  builtins: z.boolean().optional(),
+  defaultAgent: z.string().min(1).optional(),
+  remotes: z
+    .array(
+      z.strictObject({
+        url: z.url({ protocol: /^https?$/ }),
+        kind: z.enum(['a2a-http', 'a2a-sdk']).default('a2a-http'),
+        name: z.string().optional(),
+        apiKey: z.string().min(1).optional(),
+      }),
+    )
+    .optional(),
+  port: z.number().int().min(0).max(65_535).optional(),
+  host: z.string().min(1).optional(),
+  publicUrl: z.url({ protocol: /^https?$/ }).optional(),
+  apiKeys: z.array(z.string().min(16, 'API keys must be at least 16 characters')).optional(),
+  cors: z.union([z.boolean(), z.array(z.string().min(1))]).optional(),
+  shutdownTimeoutMs: z.number().int().min(0).optional(),
+  maxConcurrency: z.number().int().min(1).optional(),
+  maxBodyBytes: z.number().int().min(1).optional(),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+});
+
+/** The configuration is invalid; the message names the field. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validates a configuration object, throwing a {@link ConfigError} naming the first bad field. */
+export function validateConfig(config: unknown): GatewayConfig {
+  const result = configSchema.safeParse(config);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const field = issue?.path.join('.') || '(root)';
+    throw new ConfigError(`Invalid config: ${field}: ${issue?.message ?? 'invalid'}`);
+  }
+  return result.data as GatewayConfig;
+}
+
+/** The default config file, looked up in the working directory. */
+export const DEFAULT_CONFIG_FILE = 'agentport.config.ts';
+
+/**
+ * Loads and validates a config module (its default export); with no path, `agentport.config.ts`
+ * in the working directory when it exists, else the empty (embedded default) config.
+ */
+export async function loadConfig(path?: string): Promise<GatewayConfig> {
+  const file = resolve(path ?? DEFAULT_CONFIG_FILE);
+  if (!existsSync(file)) {
+    if (path === undefined) return {};
+    throw new ConfigError(`Config file not found: ${path}`);
+  }
+  let loaded: { default?: unknown };
+  try {
+    loaded = (await import(pathToFileURL(file).href)) as { default?: unknown };
+  } catch (error) {
+    throw new ConfigError(
+      `Cannot load config ${path ?? DEFAULT_CONFIG_FILE}: ${(error as Error).message}`,
+    );
+  }
+  if (loaded.default === undefined) {
+    throw new ConfigError(`Config ${path ?? DEFAULT_CONFIG_FILE} has no default export`);
+  }
+  return validateConfig(loaded.default);
+}

@@ -1,0 +1,197 @@
+import { type A2AHttpServer, createA2AHttpServer } from '@agentport/a2a-http';
+import { type A2ASdkServer, AGENT_CARD_ROUTE, createA2ASdkServer } from '@agentport/a2a-sdk';
+import { createCompatApp, createRunner } from '@agentport/compat';
+import { type Agent, AgentNotFoundError, createMemoryTaskStore } from '@agentport/core';
+import {
+  createRestServer,
+  errorResponse,
+  jsonErrorHandler,
+  jsonNotFoundHandler,
+  methodNotAllowed,
+  ShuttingDownError,
+} from '@agentport/rest-sse';
+import { Hono } from 'hono';
+import { cors } from 'hono/cors';
+import { requestId } from 'hono/request-id';
+import type { Logger } from 'pino';
+import { accessLog } from './access-log.ts';
+import { apiKeyAuth } from './auth.ts';
+import { renderDocsPage } from './docs-page.ts';
+import { createOpenApiDocument } from './openapi.ts';
+import { describeRoute } from './route-docs.ts';
+
+/** Options of {@link createGateway}. */
+export interface GatewayOptions {
+  /** Every agent to serve (local and remote), with unique names. */
+  agents: Agent[];
+  /** The agent served at the root. */
+  defaultAgent: string;
+  /** The public base URL (no trailing slash), used in the official SDK's agent cards. */
+  publicUrl: string;
+  apiKeys?: string[];
+  cors?: boolean | string[];
+  logger?: Logger;
+  maxConcurrency?: number;
+  maxBodyBytes?: number;
+  heartbeatMs?: number;
+  version?: string;
+}
+
+/** A composed gateway: its Hono app and its shutdown controls. */
+export interface Gateway {
+  readonly app: Hono;
+  readonly agents: readonly Agent[];
+  /** Whether shutdown has begun (readyz answers 503, new work is refused). */
+  readonly shuttingDown: boolean;
+  /** Starts shutting down: refuse new work, end open streams, cancel running tasks. */
+  shutdown(): Promise<void>;
+}
+
+const OPS_ROUTES = ['/healthz', '/readyz', '/openapi.json', '/docs'];
+
+/** The URLs of one agent on every surface, relative to the gateway's base URL. */
+export function agentUrls(base: string, name: string, isDefault: boolean) {
+  return {
+    a2a: `${base}/agents/${name}/.well-known/agent.json`,
+    ...(isDefault ? { a2aDefault: `${base}/.well-known/agent.json` } : {}),
+    invoke: `${base}/agents/${name}/invoke`,
+    stream: `${base}/agents/${name}/stream`,
+    a2aSdkCard: `${base}/a2a/${name}${AGENT_CARD_ROUTE}`,
+    a2aSdkJsonRpc: `${base}/a2a/${name}/jsonrpc`,
+    a2aSdkRest: `${base}/a2a/${name}/rest`,
+    compat: `${base}/compat/agents/${name}`,
+  };
+}
+
+/**
+ * Composes every surface for every agent on one Hono app, following the route map in
+ * ARCHITECTURE.md.
+ *
+ * @example
+ * const gateway = createGateway({ agents: createBuiltinAgents(), defaultAgent: 'assistant', publicUrl });
+ * serve({ fetch: gateway.app.fetch, port: 8080 });
+ */
+export function createGateway(options: GatewayOptions): Gateway {
+  const { agents, defaultAgent, publicUrl } = options;
+  const byName = new Map(agents.map((agent) => [agent.name, agent]));
+  if (!byName.has(defaultAgent)) throw new AgentNotFoundError(defaultAgent);
+  let shuttingDown = false;
+
+  const store = createMemoryTaskStore();
+  const a2aHttp = new Map<string, A2AHttpServer>();
+  const a2aSdk = new Map<string, A2ASdkServer>();
+  const rest = createRestServer({
+    ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+    ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
+  });
+  for (const agent of agents) {
+    a2aHttp.set(
+      agent.name,
+      createA2AHttpServer({
+        agent,
+        store,
+        ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
+        ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+        ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
+      }),
+    );
+    a2aSdk.set(
+      agent.name,
+      createA2ASdkServer(agent, {
+        name: agent.name,
+        version: options.version ?? '0.1.0',
+        description: agent.description ?? `The ${agent.name} agent`,
+        url: `${publicUrl}/a2a/${agent.name}`,
+      }),
+    );
+    rest.register(agent.name, agent);
+  }
+  const closing = new AbortController();
+  const compat = createCompatApp({
+    runner: createRunner(...agents),
+    shutdownSignal: closing.signal,
+    ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+    ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
+  });
+
+  const app = new Hono();
+  app.onError(jsonErrorHandler);
+  app.notFound(jsonNotFoundHandler);
+  app.use(requestId());
+  if (options.logger !== undefined) app.use(accessLog(options.logger));
+  if (options.cors !== undefined && options.cors !== false) {
+    app.use(
+      cors({ origin: options.cors === true ? '*' : options.cors, exposeHeaders: ['X-Request-Id'] }),
+    );
+  }
+  app.use(async (context, next) => {
+    if (shuttingDown && !OPS_ROUTES.includes(context.req.path)) {
+      return errorResponse(new ShuttingDownError());
+    }
+    return next();
+  });
+  if (options.apiKeys !== undefined && options.apiKeys.length > 0)
+    app.use(apiKeyAuth(options.apiKeys));
+
+  app.get('/healthz', (context) => context.json({ status: 'ok' }));
+  app.get('/readyz', (context) =>
+    shuttingDown ? errorResponse(new ShuttingDownError()) : context.json({ status: 'ready' }),
+  );
+  app.get('/', (context) => {
+    const base = new URL(context.req.url).origin;
+    return context.json({
+      name: 'AgentPort',
+      defaultAgent,
+      agents: agents.map((agent) => ({
+        name: agent.name,
+        description: agent.description,
+        tools: agent.tools.map((tool) => tool.name),
+        urls: agentUrls(base, agent.name, agent.name === defaultAgent),
+      })),
+      compat: `${base}/compat/agents`,
+      openapi: `${base}/openapi.json`,
+      docs: `${base}/docs`,
+    });
+  });
+
+  app.get(AGENT_CARD_ROUTE, (context) => {
+    const name = context.req.query('agent') ?? defaultAgent;
+    const server = a2aSdk.get(name);
+    if (server === undefined) return errorResponse(new AgentNotFoundError(name));
+    return server.app.request(AGENT_CARD_ROUTE, { headers: context.req.raw.headers });
+  });
+
+  app.route('/', (a2aHttp.get(defaultAgent) as A2AHttpServer).app);
+  for (const [name, server] of a2aHttp) app.route(`/agents/${name}`, server.app);
+  for (const [name, server] of a2aSdk) app.route(`/a2a/${name}`, server.app);
+  app.route('/agents', rest.app);
+  app.route('/compat', compat);
+
+  let document: Record<string, unknown> | undefined;
+  const openApi = () => {
+    document ??= createOpenApiDocument(app, describeRoute, {
+      title: 'AgentPort gateway',
+      version: options.version ?? '0.1.0',
+      securityScheme: (options.apiKeys?.length ?? 0) > 0,
+    });
+    return document;
+  };
+  app.get('/openapi.json', (context) => context.json(openApi()));
+  app.get('/docs', (context) => context.html(renderDocsPage(openApi())));
+  for (const path of ['/', ...OPS_ROUTES]) app.all(path, methodNotAllowed(['GET', 'HEAD']));
+
+  return {
+    app,
+    agents,
+    get shuttingDown() {
+      return shuttingDown;
+    },
+    async shutdown() {
+      shuttingDown = true;
+      rest.close();
+      closing.abort();
+      for (const server of a2aSdk.values()) server.close();
+      await Promise.all([...a2aHttp.values()].map((server) => server.close()));
+    },
+  };
+}

@@ -1,0 +1,12 @@
+export { createBuiltinAgents } from './builtin-agents.ts';
+export {
+  ConfigError,
+  DEFAULT_CONFIG_FILE,
+  defineConfig,
+  type GatewayConfig,
+  loadConfig,
+  type RemoteAgentConfig,
+  validateConfig,
+} from './config.ts';
+export { agentUrls, createGateway, type Gateway, type GatewayOptions } from './gateway.ts';
+export { type ResolvedAgents, resolveAgents } from './resolve-agents.ts';

@@ -1,0 +1,54 @@
+import { createRemoteAgent } from '@agentport/a2a-http';
+import { createRemoteSdkAgent } from '@agentport/a2a-sdk';
+import { type Agent, DuplicateAgentError } from '@agentport/core';
+import { createBuiltinAgents } from './builtin-agents.ts';
+import { ConfigError, type GatewayConfig, type RemoteAgentConfig } from './config.ts';
+
+/** The agents a config serves, and which one is the default. */
+export interface ResolvedAgents {
+  agents: Agent[];
+  defaultAgent: string;
+}
+
+async function connectRemote(remote: RemoteAgentConfig, index: number): Promise<Agent> {
+  const headers: Record<string, string> =
+    remote.apiKey === undefined ? {} : { authorization: `Bearer ${remote.apiKey}` };
+  const options = {
+    ...(remote.name === undefined ? {} : { name: remote.name }),
+    headers,
+  };
+  try {
+    return remote.kind === 'a2a-sdk'
+      ? await createRemoteSdkAgent(remote.url, options)
+      : await createRemoteAgent(remote.url, options);
+  } catch (error) {
+    throw new ConfigError(
+      `remotes.${index}: cannot reach ${remote.url}: ${(error as Error).message}`,
+    );
+  }
+}
+
+/**
+ * Builds the agent list of a config: the built-ins (unless turned off), the config's own agents,
+ * then its remote agents (their cards fetched now); names must be unique.
+ */
+export async function resolveAgents(config: GatewayConfig): Promise<ResolvedAgents> {
+  const builtins = config.builtins === false ? [] : createBuiltinAgents();
+  const remotes = await Promise.all((config.remotes ?? []).map(connectRemote));
+  const agents = [...builtins, ...(config.agents ?? []), ...remotes];
+  const names = new Set<string>();
+  for (const agent of agents) {
+    if (names.has(agent.name)) {
+      throw new ConfigError(`agents: ${new DuplicateAgentError(agent.name).message}`);
+    }
+    names.add(agent.name);
+  }
+  if (agents.length === 0)
+    throw new ConfigError('agents: no agent to serve (builtins are off and none are configured)');
+  const defaultAgent =
+    config.defaultAgent ?? (names.has('assistant') ? 'assistant' : (agents[0] as Agent).name);
+  if (!names.has(defaultAgent)) {
+    throw new ConfigError(`defaultAgent: no agent named '${defaultAgent}'`);
+  }
+  return { agents, defaultAgent };
+}

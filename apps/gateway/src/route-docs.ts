@@ -1,0 +1,154 @@
+import { createTaskRequestSchema } from '@agentport/a2a-http';
+import { runRequestSchema } from '@agentport/compat';
+import { invokeRequestSchema } from '@agentport/rest-sse';
+import type { RouteDoc } from './openapi.ts';
+
+interface Rule {
+  method: string;
+  path: RegExp;
+  doc: RouteDoc;
+}
+
+const A2A = 'A2A (hand-rolled)';
+const SDK = 'A2A (official SDK)';
+const PREFIX = '(?:/agents/[^/]+)?';
+
+const RULES: Rule[] = [
+  {
+    method: 'GET',
+    path: /^\/$/,
+    doc: { summary: 'Index of the agents and their URLs', tag: 'Operations' },
+  },
+  {
+    method: 'GET',
+    path: /^\/healthz$/,
+    doc: { summary: 'Liveness: the process is up', tag: 'Operations' },
+  },
+  {
+    method: 'GET',
+    path: /^\/readyz$/,
+    doc: { summary: 'Readiness: 503 while shutting down', tag: 'Operations' },
+  },
+  {
+    method: 'GET',
+    path: /^\/openapi\.json$/,
+    doc: { summary: 'This OpenAPI document', tag: 'Operations' },
+  },
+  {
+    method: 'GET',
+    path: /^\/docs$/,
+    doc: { summary: 'This document as a web page', tag: 'Operations' },
+  },
+  {
+    method: 'GET',
+    path: new RegExp(`^${PREFIX}/\\.well-known/agent\\.json$`),
+    doc: { summary: 'Agent Card', tag: A2A },
+  },
+  {
+    method: 'POST',
+    path: new RegExp(`^${PREFIX}/tasks$`),
+    doc: {
+      summary: 'Create a task (201); ?wait=SECONDS also waits for it',
+      tag: A2A,
+      body: createTaskRequestSchema,
+    },
+  },
+  {
+    method: 'GET',
+    path: new RegExp(`^${PREFIX}/tasks$`),
+    doc: { summary: 'List tasks (limit, cursor, status)', tag: A2A },
+  },
+  {
+    method: 'GET',
+    path: new RegExp(`^${PREFIX}/tasks/\\{id\\}$`),
+    doc: { summary: 'Get a task; ?wait=SECONDS long-polls until it is terminal', tag: A2A },
+  },
+  {
+    method: 'GET',
+    path: new RegExp(`^${PREFIX}/tasks/\\{id\\}/events$`),
+    doc: { summary: "Stream the task's changes", tag: A2A, sse: true },
+  },
+  {
+    method: 'POST',
+    path: new RegExp(`^${PREFIX}/tasks/\\{id\\}/cancel$`),
+    doc: { summary: 'Cancel a task (409 when finished)', tag: A2A },
+  },
+  {
+    method: 'GET',
+    path: /^\/agents$/,
+    doc: { summary: 'List the REST/SSE agents', tag: 'REST/SSE' },
+  },
+  {
+    method: 'GET',
+    path: /^\/agents\/[^/]+$/,
+    doc: { summary: 'Describe one agent', tag: 'REST/SSE' },
+  },
+  {
+    method: 'POST',
+    path: /^\/agents\/.+\/invoke$/,
+    doc: {
+      summary: 'Run the agent and answer its result',
+      tag: 'REST/SSE',
+      body: invokeRequestSchema,
+    },
+  },
+  {
+    method: 'POST',
+    path: /^\/agents\/.+\/stream$/,
+    doc: {
+      summary: 'Run the agent and stream its events',
+      tag: 'REST/SSE',
+      body: invokeRequestSchema,
+      sse: true,
+    },
+  },
+  {
+    method: 'GET',
+    path: /^(?:\/a2a\/[^/]+)?\/\.well-known\/agent-card\.json$/,
+    doc: { summary: 'A2A AgentCard', tag: SDK },
+  },
+  {
+    method: 'POST',
+    path: /^\/a2a\/[^/]+\/jsonrpc$/,
+    doc: { summary: 'A2A JSON-RPC 2.0', tag: SDK, sse: true },
+  },
+  {
+    method: 'GET',
+    path: /^\/compat\/agents$/,
+    doc: { summary: 'List the AgentDefs', tag: 'OpenAI Agents compat' },
+  },
+  {
+    method: 'GET',
+    path: /^\/compat\/agents\/\{name\}$/,
+    doc: { summary: 'One AgentDef', tag: 'OpenAI Agents compat' },
+  },
+  {
+    method: 'POST',
+    path: /^\/compat\/runs$/,
+    doc: {
+      summary: 'Run an agent by name (SSE when stream is true)',
+      tag: 'OpenAI Agents compat',
+      body: runRequestSchema,
+      sse: true,
+    },
+  },
+];
+
+/** Describes a gateway route for the OpenAPI document. */
+export function describeRoute(method: string, path: string): RouteDoc {
+  for (const rule of RULES) {
+    if (
+      (rule.method === method || (method === 'HEAD' && rule.method === 'GET')) &&
+      rule.path.test(path)
+    ) {
+      return rule.doc;
+    }
+  }
+  if (path.startsWith('/a2a/'))
+    return {
+      summary: 'A2A HTTP+JSON binding',
+      tag: SDK,
+      sse: path.endsWith(':stream') || path.endsWith(':subscribe'),
+    };
+  return { summary: `${method} ${path}`, tag: 'Other' };
+}

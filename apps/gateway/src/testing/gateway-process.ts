@@ -1,0 +1,64 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));
+
+/** A gateway started as a real process for end-to-end tests. */
+export interface GatewayProcess {
+  /** The base URL it listens on. */
+  url: string;
+  child: ChildProcess;
+  /** Everything it printed to stdout so far. */
+  output(): string;
+  /** Sends a signal and resolves with the exit code once it has exited. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `agentport serve --port 0` (plus `args`) with this Node and waits until it listens. */
+export async function startGatewayProcess(
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<GatewayProcess> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], {
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`gateway did not start:\n${stdout}${stderr}`)),
+      15_000,
+    );
+    const check = () => {
+      const match = /AgentPort gateway listening on (http:\/\/\S+)/.exec(stdout);
+      if (match?.[1] !== undefined) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`gateway exited with ${code}:\n${stdout}${stderr}`));
+    });
+  });
+  return {
+    url,
+    child,
+    output: () => stdout,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill(signal);
+      const [code] = (await once(child, 'exit')) as [number | null];
+      return code;
+    },
+  };
+}
