@@ -232,6 +232,22 @@ describe('createTaskRunner', () => {
     expect(gated.state.aborted).toBe(true);
   });
 
+  it('lets waiters and watchers see the tasks it cancels on close', async () => {
+    const gated = gatedAgent();
+    const runner = createTaskRunner({ agent: gated.agent });
+    const task = await runner.submit('x');
+    await sleep(10);
+    const waited = runner.wait(task.id);
+    const watched = (async () => {
+      const seen: string[] = [];
+      for await (const update of runner.watch(task.id)) seen.push(update.status);
+      return seen;
+    })();
+    await runner.close();
+    await expect(waited).resolves.toMatchObject({ status: 'canceled' });
+    expect((await watched).at(-1)).toBe('canceled');
+  });
+
   it('answers task_not_found for an unknown id', async () => {
     const runner = createTaskRunner({ agent: createEchoAgent() });
     await expect(runner.get('nope')).rejects.toMatchObject({ code: 'task_not_found' });

@@ -267,9 +267,9 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     },
 
     async close() {
-      unsubscribe();
       const ids = [...queue, ...running.keys()];
       queue.length = 0;
+      // Cancel while still subscribed, so waiters and watchers see the canceled tasks.
       await Promise.all(
         ids.map((id) =>
           store
@@ -277,6 +277,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
             .catch(() => undefined),
         ),
       );
+      unsubscribe();
       for (const [id, controller] of [...running]) release(id, controller);
     },
   };
