@@ -17,7 +17,7 @@ import type { Logger } from 'pino';
 import { accessLog } from './access-log.ts';
 import { apiKeyAuth } from './auth.ts';
 import { renderDocsPage } from './docs-page.ts';
-import { createOpenApiDocument } from './openapi.ts';
+import { createOpenApiDocument, listRoutes } from './openapi.ts';
 import { describeRoute } from './route-docs.ts';
 
 /** Options of {@link createGateway}. */
@@ -48,6 +48,25 @@ export interface Gateway {
 }
 
 const OPS_ROUTES = ['/healthz', '/readyz', '/openapi.json', '/docs'];
+
+/**
+ * Every route the gateway answers: the app's own, plus the REST/SSE routes of each agent (the
+ * REST server matches agent names itself, under one catch-all route).
+ */
+export function documentedRoutes(
+  app: Hono,
+  agents: readonly Agent[],
+): Array<{ method: string; path: string }> {
+  return [
+    ...listRoutes(app),
+    { method: 'GET', path: '/agents' },
+    ...agents.flatMap((agent) => [
+      { method: 'GET', path: `/agents/${agent.name}` },
+      { method: 'POST', path: `/agents/${agent.name}/invoke` },
+      { method: 'POST', path: `/agents/${agent.name}/stream` },
+    ]),
+  ];
+}
 
 /** The URLs of one agent on every surface, relative to the gateway's base URL. */
 export function agentUrls(base: string, name: string, isDefault: boolean) {
@@ -84,12 +103,25 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });
+  const secured = (options.apiKeys?.length ?? 0) > 0;
+  const handRolledSecurity = secured
+    ? {
+        card: {
+          securitySchemes: {
+            bearer: { type: 'http', scheme: 'bearer' },
+            apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          },
+          security: [{ bearer: [] }, { apiKey: [] }] as Array<Record<string, string[]>>,
+        },
+      }
+    : {};
   for (const agent of agents) {
     a2aHttp.set(
       agent.name,
       createA2AHttpServer({
         agent,
         store,
+        ...handRolledSecurity,
         ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
         ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
         ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
@@ -97,12 +129,16 @@ export function createGateway(options: GatewayOptions): Gateway {
     );
     a2aSdk.set(
       agent.name,
-      createA2ASdkServer(agent, {
-        name: agent.name,
-        version: options.version ?? '0.1.0',
-        description: agent.description ?? `The ${agent.name} agent`,
-        url: `${publicUrl}/a2a/${agent.name}`,
-      }),
+      createA2ASdkServer(
+        agent,
+        {
+          name: agent.name,
+          version: options.version ?? '0.1.0',
+          description: agent.description ?? `The ${agent.name} agent`,
+          url: `${publicUrl}/a2a/${agent.name}`,
+        },
+        secured ? { bearerAuth: { description: 'An AgentPort API key' } } : {},
+      ),
     );
     rest.register(agent.name, agent);
   }
@@ -169,10 +205,10 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   let document: Record<string, unknown> | undefined;
   const openApi = () => {
-    document ??= createOpenApiDocument(app, describeRoute, {
+    document ??= createOpenApiDocument(documentedRoutes(app, agents), describeRoute, {
       title: 'AgentPort gateway',
       version: options.version ?? '0.1.0',
-      securityScheme: (options.apiKeys?.length ?? 0) > 0,
+      securityScheme: secured,
     });
     return document;
   };

@@ -46,16 +46,16 @@ export function listRoutes(app: Hono): Array<{ method: string; path: string }> {
 }
 
 /**
- * Generates an OpenAPI 3.1 document of every route of `app`, with request bodies converted from
+ * Generates an OpenAPI 3.1 document of the given routes (those of the app, see {@link listRoutes}), with request bodies converted from
  * the same zod schemas that validate them.
  */
 export function createOpenApiDocument(
-  app: Hono,
+  routes: ReadonlyArray<{ method: string; path: string }>,
   describe: RouteDocLookup,
   info: { title: string; version: string; securityScheme: boolean },
 ): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const { method, path } of listRoutes(app)) {
+  for (const { method, path } of routes) {
     const openApiPath = toOpenApiPath(path);
     const doc = describe(method, openApiPath);
     const parameters = [...openApiPath.matchAll(/\{(\w+)\}/g)].map((match) => ({

@@ -101,3 +101,17 @@ describe('GET /.well-known/agent.json', () => {
     });
   });
 });
+
+describe('card security', () => {
+  it('advertises the configured security schemes, and the client schema keeps them', async () => {
+    const securitySchemes = { bearer: { type: 'http', scheme: 'bearer' } };
+    const security = [{ bearer: [] }];
+    const { app } = createA2AHttpServer({
+      agent: createEchoAgent(),
+      card: { securitySchemes, security },
+    });
+    const card = await (await app.request('http://host.test/.well-known/agent.json')).json();
+    expect(card).toMatchObject({ securitySchemes, security });
+    expect(agentCardSchema.parse(card)).toMatchObject({ securitySchemes, security });
+  });
+});

@@ -31,6 +31,10 @@ export interface AgentCard {
   version?: string;
   capabilities?: AgentCapabilities;
   skills?: AgentSkill[];
+  /** How callers authenticate, as OpenAPI security scheme objects by name. */
+  securitySchemes?: Record<string, Record<string, unknown>>;
+  /** Which schemes a call needs (any one entry of the list suffices), as in OpenAPI. */
+  security?: Array<Record<string, string[]>>;
 }
 
 /** Card fields a server may set or override; everything else comes from the agent. */
@@ -43,6 +47,10 @@ export interface AgentCardOptions {
   version?: string;
   /** Replaces the skills derived from the agent's tools. */
   skills?: AgentSkill[];
+  /** Security schemes to advertise (for a server behind auth). */
+  securitySchemes?: Record<string, Record<string, unknown>>;
+  /** The security requirement to advertise with them. */
+  security?: Array<Record<string, string[]>>;
 }
 
 /** Builds the card of an agent served at `endpoint`; skills come from its tools. */
@@ -67,6 +75,8 @@ export function buildAgentCard(
     ...(options.version === undefined ? {} : { version: options.version }),
     capabilities: { streaming: true, longPolling: true },
     skills,
+    ...(options.securitySchemes === undefined ? {} : { securitySchemes: options.securitySchemes }),
+    ...(options.security === undefined ? {} : { security: options.security }),
   };
 }
 
@@ -98,4 +108,6 @@ export const agentCardSchema: z.ZodType<AgentCard> = z.object({
       }),
     )
     .optional(),
+  securitySchemes: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  security: z.array(z.record(z.string(), z.array(z.string()))).optional(),
 }) as z.ZodType<AgentCard>;

@@ -1,8 +1,9 @@
+import { AgentCard } from '@a2a-js/sdk';
 import { VersionNotSupportedError } from '@a2a-js/sdk/errors';
 import { InvalidInputError } from '@agentport/core';
 import { createAssistantAgent, createEchoAgent } from '@agentport/core/agents';
 import { describe, expect, it } from 'vitest';
-import { createAgentCard, createAgentSkills } from './agent-card.ts';
+import { createAgentCard, createAgentSkills, toWireAgentCard } from './agent-card.ts';
 import { toLegacyAgentCard } from './legacy-agent-card.ts';
 
 const config = {
@@ -137,5 +138,29 @@ describe('toLegacyAgentCard', () => {
   it('throws VersionNotSupportedError for a card without v0.3 interfaces', () => {
     const card = createAgentCard(createEchoAgent(), config, { legacyCompat: false });
     expect(() => toLegacyAgentCard(card)).toThrow(VersionNotSupportedError);
+  });
+});
+
+describe('bearer auth on the card', () => {
+  it('has no security by default', () => {
+    const card = createAgentCard(createEchoAgent(), config);
+    expect(card.securitySchemes).toEqual({});
+    expect(toWireAgentCard(card)).toBe(card);
+  });
+
+  it('advertises a bearer scheme in the v1.0 wire form and the v0.3 card', async () => {
+    const card = createAgentCard(createEchoAgent(), config, {
+      bearerAuth: { description: 'API key' },
+    });
+    const wire = JSON.parse(JSON.stringify(toWireAgentCard(card)));
+    expect(wire.securitySchemes).toEqual({
+      bearer: { httpAuthSecurityScheme: { description: 'API key', scheme: 'Bearer' } },
+    });
+    expect(wire.securityRequirements).toEqual([{ schemes: { bearer: {} } }]);
+    expect(AgentCard.fromJSON(wire).securitySchemes).toEqual(card.securitySchemes);
+    expect(toLegacyAgentCard(card)).toMatchObject({
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key' } },
+      security: [{ bearer: [] }],
+    });
   });
 });

@@ -1,5 +1,5 @@
-import type { AgentCard, AgentInterface, AgentSkill } from '@a2a-js/sdk';
-import { A2A_PROTOCOL_VERSION } from '@a2a-js/sdk';
+import type { AgentInterface, AgentSkill } from '@a2a-js/sdk';
+import { A2A_PROTOCOL_VERSION, AgentCard } from '@a2a-js/sdk';
 import { duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3';
 import type { Agent } from '@agentport/core';
 import { InvalidInputError } from '@agentport/core';
@@ -26,6 +26,8 @@ export interface AgentCardOptions {
   documentationUrl?: string;
   /** A link to the agent's icon. */
   iconUrl?: string;
+  /** Advertise that calls need `Authorization: Bearer <key>` (for a server behind auth). */
+  bearerAuth?: { description?: string };
 }
 
 /** The path of the JSON-RPC endpoint relative to the mount. */
@@ -89,6 +91,38 @@ export function createAgentSkills(agent: Agent): AgentSkill[] {
   ];
 }
 
+function bearerSecurity(
+  bearerAuth: AgentCardOptions['bearerAuth'],
+): Pick<AgentCard, 'securitySchemes' | 'securityRequirements'> {
+  if (bearerAuth === undefined) return { securitySchemes: {}, securityRequirements: [] };
+  const description = bearerAuth.description ?? 'An API key as a bearer token';
+  return {
+    securitySchemes: {
+      bearer: {
+        scheme: {
+          $case: 'httpAuthSecurityScheme',
+          value: { description, scheme: 'Bearer', bearerFormat: '' },
+        },
+      },
+    },
+    securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+  };
+}
+
+/**
+ * The card as sent on the wire: its security schemes and requirements in their protobuf JSON
+ * form (the rest as the SDK's own card handler sends it).
+ */
+export function toWireAgentCard(card: AgentCard): unknown {
+  if (Object.keys(card.securitySchemes).length === 0) return card;
+  const json = AgentCard.toJSON(card) as Record<string, unknown>;
+  return {
+    ...card,
+    securitySchemes: json.securitySchemes,
+    securityRequirements: json.securityRequirements,
+  };
+}
+
 /**
  * Builds the standard A2A v1.0 AgentCard of an agent served at `config.url`: JSON-RPC at
  * `<url>/jsonrpc`, HTTP+JSON at `<url>/rest` (plus the same two as v0.3 interfaces), streaming on,
@@ -147,8 +181,7 @@ export function createAgentCard(
       extensions: [],
       extendedAgentCard: false,
     },
-    securitySchemes: {},
-    securityRequirements: [],
+    ...bearerSecurity(options.bearerAuth),
     defaultInputModes: [...TEXT_MODES],
     defaultOutputModes: [...TEXT_MODES],
     skills: createAgentSkills(agent),

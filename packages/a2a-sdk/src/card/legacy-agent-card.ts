@@ -33,8 +33,8 @@ function legacyInterface(agentInterface: AgentInterface): { url: string; transpo
 /**
  * The v0.3 "hybrid" card the SDK's card handler serves to clients that do not ask for A2A 1.0:
  * v0.3 fields (`url`, `preferredTransport`, `protocolVersion`, `additionalInterfaces`, ...) taken
- * from the card's v0.3 interfaces, plus the full v1.0 `supportedInterfaces`. Security schemes and
- * signatures are not carried over (cards built by this package have none).
+ * from the card's v0.3 interfaces, plus the full v1.0 `supportedInterfaces`. HTTP auth schemes
+ * are carried over in the v0.3 (OpenAPI) shape; signatures are not.
  *
  * @throws VersionNotSupportedError when the card has no v0.3 interface.
  */
@@ -76,5 +76,24 @@ export function toLegacyAgentCard(card: AgentCard): Record<string, unknown> {
     result.supportsAuthenticatedExtendedCard = card.capabilities.extendedAgentCard;
   }
   if (all.length > 0) result.supportedInterfaces = structuredClone(all);
+  const schemes = legacySecuritySchemes(card);
+  if (schemes !== undefined) {
+    result.securitySchemes = schemes;
+    result.security = Object.keys(schemes).map((name) => ({ [name]: [] }));
+  }
   return result;
+}
+
+function legacySecuritySchemes(card: AgentCard): Record<string, unknown> | undefined {
+  const schemes: Record<string, unknown> = {};
+  for (const [name, { scheme }] of Object.entries(card.securitySchemes)) {
+    if (scheme?.$case === 'httpAuthSecurityScheme') {
+      schemes[name] = {
+        type: 'http',
+        scheme: scheme.value.scheme.toLowerCase(),
+        description: scheme.value.description,
+      };
+    }
+  }
+  return Object.keys(schemes).length > 0 ? schemes : undefined;
 }

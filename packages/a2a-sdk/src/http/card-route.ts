@@ -1,6 +1,7 @@
 import { A2A_VERSION_HEADER, type AgentCard } from '@a2a-js/sdk';
 import { toLegacyHTTPError } from '@a2a-js/sdk/compat/v0_3/server';
 import type { Context, Handler } from 'hono';
+import { toWireAgentCard } from '../card/agent-card.ts';
 import { isLegacyVersion, toLegacyAgentCard } from '../card/legacy-agent-card.ts';
 
 /** Options of the card handler. */
@@ -62,7 +63,7 @@ export function createCardHandler(card: AgentCard, options: CardRouteOptions): H
       if (!rendering.ok) return c.json(toLegacyHTTPError(rendering.error), 400, vary);
       rendered = rendering.rendered;
     } else {
-      current ??= render(card);
+      current ??= render(toWireAgentCard(card));
       rendered = await current;
     }
     const headers = { ETag: rendered.etag, 'Cache-Control': cacheControl, ...vary };

@@ -1,0 +1,189 @@
+import { SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
+import {
+  ClientFactory,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+} from '@a2a-js/sdk/client';
+import { createA2AHttpClient, createRemoteAgent } from '@agentport/a2a-http';
+import { createRemoteSdkAgent } from '@agentport/a2a-sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type GatewayProcess, startGatewayProcess } from '../testing/gateway-process.ts';
+import { readEvents } from '../testing/sse.ts';
+
+let gateway: GatewayProcess;
+const json = { 'content-type': 'application/json' };
+
+beforeAll(async () => {
+  gateway = await startGatewayProcess();
+});
+
+afterAll(async () => {
+  await gateway?.stop();
+});
+
+function textRequest(text: string): SendMessageRequest {
+  return SendMessageRequest.fromJSON({
+    message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] },
+  });
+}
+
+function outputOf(task: Task): string {
+  const parts = task.artifacts?.find((artifact) => artifact.artifactId === 'output')?.parts ?? [];
+  return parts.map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('');
+}
+
+const FLAVOURS = [
+  { binding: 'JSONRPC', version: '1.0' },
+  { binding: 'HTTP+JSON', version: '1.0' },
+  { binding: 'JSONRPC', version: '0.3' },
+  { binding: 'HTTP+JSON', version: '0.3' },
+] as const;
+
+describe('the gateway process', () => {
+  it('prints one line per surface with its URL', () => {
+    const output = gateway.output();
+    for (const surface of [
+      'A2A (hand-rolled)',
+      'A2A (official SDK)',
+      'REST/SSE',
+      'OpenAI Agents',
+      'Docs',
+    ]) {
+      expect(output).toContain(surface);
+    }
+  });
+
+  it.each(FLAVOURS)(
+    'answers the official SDK client over $binding (A2A $version)',
+    async (flavour) => {
+      const legacyCompat = { enabled: true };
+      const card = await new DefaultAgentCardResolver({ legacyCompat }).resolve(
+        `${gateway.url}/a2a/echo/.well-known/agent-card.json`,
+        '',
+      );
+      const factory = new ClientFactory({
+        transports: [
+          new JsonRpcTransportFactory({ legacyCompat }),
+          new RestTransportFactory({ legacyCompat }),
+        ],
+      });
+      const client = await factory.createFromAgentCard({
+        ...card,
+        supportedInterfaces: card.supportedInterfaces.filter(
+          (entry) =>
+            entry.protocolBinding === flavour.binding && entry.protocolVersion === flavour.version,
+        ),
+      });
+      const task = (await client.sendMessage(textRequest('hello from the sdk'))) as Task;
+      expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(outputOf(task)).toBe('hello from the sdk');
+      const streamed: string[] = [];
+      for await (const event of client.sendMessageStream(textRequest('one two'))) {
+        streamed.push(event.payload?.$case ?? 'none');
+      }
+      expect(streamed).toContain('artifactUpdate');
+    },
+  );
+
+  it('lets the official client discover the default agent from the root card', async () => {
+    const card = await new DefaultAgentCardResolver().resolve(gateway.url);
+    expect(card.name).toBe('assistant');
+    expect(card.skills.map((skill) => skill.id)).toContain('assistant.calculator');
+  });
+
+  it('serves our SDK remote agent', async () => {
+    const remote = await createRemoteSdkAgent(`${gateway.url}/a2a/assistant`);
+    await expect(remote.invoke('what is 2 + 2')).resolves.toBe('2 + 2 = 4');
+  });
+
+  it('serves the hand-rolled A2A surface to our client and remote agent', async () => {
+    const client = createA2AHttpClient(`${gateway.url}/agents/ticker`);
+    const card = await client.getCard();
+    expect(card).toMatchObject({ name: 'ticker', endpoint: `${gateway.url}/agents/ticker` });
+    const created = await client.createTask({ input: '100 every 50ms' });
+    const canceled = await client.cancelTask(created.id);
+    expect(canceled.status).toBe('canceled');
+    const remote = await createRemoteAgent(gateway.url);
+    expect(remote.name).toBe('assistant');
+    await expect(remote.invoke('count the words in: a b c')).resolves.toBe('3 words');
+  });
+
+  it('streams REST/SSE events as they happen', async () => {
+    const started = performance.now();
+    let firstAt = 0;
+    const response = await fetch(`${gateway.url}/agents/ticker/stream`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ input: '3 every 200ms' }),
+    });
+    const events = await readEvents(response, () => {
+      firstAt ||= performance.now() - started;
+    });
+    expect(events.map((event) => event.event)).toEqual([
+      'text-delta',
+      'text-delta',
+      'text-delta',
+      'done',
+    ]);
+    expect(events.map((event) => event.id)).toEqual(['1', '2', '3', '4']);
+    expect(firstAt).toBeLessThan(300);
+    expect(JSON.parse(events[3]?.data ?? '')).toEqual({ output: 'tick 1\ntick 2\ntick 3' });
+  });
+
+  it('streams compat runs with tool calls and answers RunResponse', async () => {
+    const response = await fetch(`${gateway.url}/compat/runs`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ agent_name: 'assistant', input: 'repeat hello', stream: true }),
+    });
+    const events = await readEvents(response);
+    expect(events.map((event) => event.event)).toEqual(['handoff', 'text-delta', 'done']);
+    const run = await fetch(`${gateway.url}/compat/runs`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ agent_name: 'assistant', input: 'what is 3 * 3' }),
+    });
+    expect(await run.json()).toMatchObject({
+      output: '3 * 3 = 9',
+      agent: 'assistant',
+      tool_calls: [{ name: 'calculator' }],
+    });
+  });
+
+  it('answers bad input with clear errors and stays up', async () => {
+    const cases: Array<[string, RequestInit, number, string]> = [
+      ['/agents/echo/invoke', { method: 'POST', headers: json, body: '{' }, 400, 'invalid_json'],
+      [
+        '/agents/echo/invoke',
+        { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' },
+        415,
+        'unsupported_media_type',
+      ],
+      [
+        '/agents/echo/invoke',
+        {
+          method: 'POST',
+          headers: json,
+          body: JSON.stringify({ input: 'x'.repeat(2 * 1024 * 1024) }),
+        },
+        413,
+        'payload_too_large',
+      ],
+      [
+        '/agents/nobody/invoke',
+        { method: 'POST', headers: json, body: '{"input":"x"}' },
+        404,
+        'agent_not_found',
+      ],
+      ['/tasks/unknown', {}, 404, 'task_not_found'],
+      ['/compat/runs', { method: 'GET' }, 405, 'method_not_allowed'],
+    ];
+    for (const [path, init, status, code] of cases) {
+      const response = await fetch(`${gateway.url}${path}`, init);
+      expect(response.status, path).toBe(status);
+      expect(await response.json()).toMatchObject({ error: { code } });
+    }
+    expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,201 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type GatewayProcess, startGatewayProcess } from '../testing/gateway-process.ts';
+import { readEvents } from '../testing/sse.ts';
+
+const run = promisify(execFile);
+const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));
+const CUSTOM = fileURLToPath(new URL('./fixtures/custom.config.ts', import.meta.url));
+const INVALID = fileURLToPath(new URL('./fixtures/invalid.config.ts', import.meta.url));
+const KEY = 'e2e-key-0123456789abcdef';
+const json = { 'content-type': 'application/json' };
+
+const started: GatewayProcess[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((gateway) => gateway.stop('SIGKILL')));
+});
+
+async function start(args: string[] = [], env: Record<string, string> = {}) {
+  const gateway = await startGatewayProcess(args, env);
+  started.push(gateway);
+  return gateway;
+}
+
+describe('graceful shutdown', () => {
+  it('ends open streams with a final event, lets in-flight invokes finish, cancels tasks and exits 0', async () => {
+    const gateway = await start();
+    const stream = await fetch(`${gateway.url}/agents/ticker/stream`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ input: '1000 every 50ms' }),
+    });
+    const invoke = fetch(`${gateway.url}/agents/ticker/invoke`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ input: '4 every 150ms' }),
+    });
+    const task = (await (
+      await fetch(`${gateway.url}/agents/ticker/tasks`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ input: '1000 every 50ms' }),
+      })
+    ).json()) as { task: { id: string } };
+    const watched = await fetch(`${gateway.url}/agents/ticker/tasks/${task.task.id}/events`);
+    let seen = 0;
+    // By the third tick (100 ms on) the invoke is in flight on its own connection.
+    const events = readEvents(stream, () => {
+      seen += 1;
+      if (seen === 3) gateway.child.kill('SIGTERM');
+    });
+    const exited = new Promise<number | null>((resolve) => gateway.child.once('exit', resolve));
+    const received = await events;
+    expect(received.at(-1)?.event).toBe('error');
+    expect(JSON.parse(received.at(-1)?.data ?? '')).toEqual({
+      code: 'shutting_down',
+      message: 'The server is shutting down',
+    });
+    const invoked = await invoke;
+    expect(invoked.status).toBe(200);
+    expect(await invoked.json()).toEqual({ result: 'tick 1\ntick 2\ntick 3\ntick 4' });
+    const taskEvents = await readEvents(watched);
+    expect(JSON.parse(taskEvents.at(-1)?.data ?? '')).toMatchObject({
+      task: { status: 'canceled' },
+    });
+    expect(await exited).toBe(0);
+  });
+});
+
+describe('configured gateway', () => {
+  it('serves agents from a config module, requires its API key and advertises it', async () => {
+    const gateway = await start(['--config', CUSTOM], { TEST_API_KEY: KEY });
+    const refused = await fetch(`${gateway.url}/agents/shout/invoke`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ input: 'hi' }),
+    });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('Bearer');
+    const answered = await fetch(`${gateway.url}/agents/shout/invoke`, {
+      method: 'POST',
+      headers: { ...json, authorization: `Bearer ${KEY}` },
+      body: JSON.stringify({ input: 'hi' }),
+    });
+    expect(await answered.json()).toEqual({ result: 'HI' });
+    const card = await fetch(`${gateway.url}/.well-known/agent.json`);
+    expect(await card.json()).toMatchObject({
+      name: 'shout',
+      securitySchemes: { bearer: { scheme: 'bearer' } },
+    });
+    const sdkCard = await fetch(`${gateway.url}/.well-known/agent-card.json`, {
+      headers: { 'a2a-version': '1.0' },
+    });
+    expect(await sdkCard.json()).toMatchObject({ name: 'shout', securitySchemes: { bearer: {} } });
+  });
+
+  it('serves remote agents configured by URL (another gateway) as if they were local', async () => {
+    const remote = await start();
+    const gateway = await start(['--config', CUSTOM], {
+      REMOTE_HTTP_URL: `${remote.url}/agents/echo`,
+      REMOTE_SDK_URL: `${remote.url}/a2a/ticker`,
+    });
+    const index = (await (await fetch(`${gateway.url}/`)).json()) as {
+      agents: Array<{ name: string }>;
+    };
+    expect(index.agents.map((agent) => agent.name)).toEqual([
+      'assistant',
+      'echo',
+      'ticker',
+      'shout',
+      'remote-echo',
+      'remote-ticker',
+    ]);
+    const invoked = await fetch(`${gateway.url}/agents/remote-echo/invoke`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ input: 'through two gateways' }),
+    });
+    expect(await invoked.json()).toEqual({ result: 'through two gateways' });
+    const streamed = await fetch(`${gateway.url}/agents/remote-ticker/stream`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ input: '3 every 50ms' }),
+    });
+    const events = await readEvents(streamed);
+    expect(JSON.parse(events.at(-1)?.data ?? '')).toEqual({ output: 'tick 1\ntick 2\ntick 3' });
+    const run = await fetch(`${gateway.url}/compat/runs`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ agent_name: 'remote-echo', input: 'compat too' }),
+    });
+    expect(await run.json()).toMatchObject({ output: 'compat too', agent: 'remote-echo' });
+  });
+});
+
+describe('CLI', () => {
+  it('prints help', async () => {
+    const { stdout } = await run(process.execPath, [CLI, '--help']);
+    expect(stdout).toContain('agentport serve');
+    expect(stdout).toContain('agentport call <agent> <input>');
+  });
+
+  it('lists agents and calls one locally', async () => {
+    const { stdout: agents } = await run(process.execPath, [CLI, 'agents']);
+    expect(agents).toMatch(/^assistant \(default\): .*\[tools: calculator, clock, word_count\]$/m);
+    const { stdout: answer } = await run(process.execPath, [
+      CLI,
+      'call',
+      'assistant',
+      'what is 1 + 2',
+    ]);
+    expect(answer).toBe('1 + 2 = 3\n');
+    const { stdout: events } = await run(process.execPath, [
+      CLI,
+      'call',
+      'echo',
+      'a b',
+      '--stream',
+    ]);
+    expect(
+      events
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).type),
+    ).toEqual(['text-delta', 'text-delta', 'done']);
+  });
+
+  it('prints a remote card', async () => {
+    const gateway = await start();
+    const { stdout } = await run(process.execPath, [CLI, 'card', `${gateway.url}/a2a/echo`]);
+    expect(JSON.parse(stdout)).toMatchObject({ name: 'echo' });
+    const { stdout: handRolled } = await run(process.execPath, [
+      CLI,
+      'card',
+      `${gateway.url}/agents/echo/.well-known/agent.json`,
+    ]);
+    expect(JSON.parse(handRolled)).toMatchObject({
+      name: 'echo',
+      endpoint: `${gateway.url}/agents/echo`,
+    });
+  });
+
+  it('exits 1 naming the field of an invalid config', async () => {
+    const failure = await run(process.execPath, [CLI, 'serve', '--config', INVALID]).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure).toMatchObject({ code: 1 });
+    expect((failure as { stderr: string }).stderr).toMatch(/Invalid config: port: /);
+  });
+
+  it('exits 1 when the port is busy', async () => {
+    const gateway = await start();
+    const port = new URL(gateway.url).port;
+    const failure = await run(process.execPath, [CLI, 'serve', '--port', port]).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure).toMatchObject({ code: 1 });
+    expect((failure as { stderr: string }).stderr).toContain('already in use');
+  });
+});

@@ -1,0 +1,258 @@
+import { describe, expect, it } from 'vitest';
+import { createBuiltinAgents } from './builtin-agents.ts';
+import { createGateway, documentedRoutes, type GatewayOptions } from './gateway.ts';
+import { listRoutes, toOpenApiPath } from './openapi.ts';
+
+const KEY = 'test-key-0123456789abcdef';
+const base = 'http://gateway.test';
+
+function gateway(options: Partial<GatewayOptions> = {}) {
+  return createGateway({
+    agents: createBuiltinAgents(),
+    defaultAgent: 'assistant',
+    publicUrl: base,
+    ...options,
+  });
+}
+
+const json = { 'content-type': 'application/json' };
+
+describe('createGateway', () => {
+  const { app } = gateway();
+
+  it('lists every agent with its URL on each surface at GET /', async () => {
+    const response = await app.request(`${base}/`);
+    const body = (await response.json()) as {
+      defaultAgent: string;
+      agents: Array<{ name: string; urls: Record<string, string> }>;
+    };
+    expect(body.defaultAgent).toBe('assistant');
+    expect(body.agents.map((agent) => agent.name)).toEqual(['assistant', 'echo', 'ticker']);
+    expect(body.agents[1]?.urls).toMatchObject({
+      invoke: `${base}/agents/echo/invoke`,
+      a2a: `${base}/agents/echo/.well-known/agent.json`,
+      a2aSdkCard: `${base}/a2a/echo/.well-known/agent-card.json`,
+      compat: `${base}/compat/agents/echo`,
+    });
+  });
+
+  it('answers health and readiness', async () => {
+    expect(await (await app.request('/healthz')).json()).toEqual({ status: 'ok' });
+    expect(await (await app.request('/readyz')).json()).toEqual({ status: 'ready' });
+  });
+
+  it('serves the default agent on the hand-rolled A2A routes at the root and every agent under /agents', async () => {
+    const root = await app.request(`${base}/.well-known/agent.json`);
+    expect(await root.json()).toMatchObject({ name: 'assistant', endpoint: base });
+    const echo = await app.request(`${base}/agents/echo/.well-known/agent.json`);
+    expect(await echo.json()).toMatchObject({ name: 'echo', endpoint: `${base}/agents/echo` });
+    const created = await app.request('/agents/echo/tasks?wait=5', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ input: 'hi there' }),
+    });
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({
+      task: { status: 'completed', output: 'hi there' },
+    });
+  });
+
+  it('serves REST/SSE invoke and stream next to the A2A routes of the same agent', async () => {
+    const invoked = await app.request('/agents/assistant/invoke', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ input: 'what is 6 * 7' }),
+    });
+    expect(await invoked.json()).toEqual({ result: '6 * 7 = 42' });
+    const streamed = await app.request('/agents/echo/stream', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ input: 'a b' }),
+    });
+    expect(streamed.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(await streamed.text()).toContain('event: done');
+  });
+
+  it("serves the default agent's SDK card at the root, and another's with ?agent=", async () => {
+    const headers = { 'a2a-version': '1.0' };
+    const root = (await (
+      await app.request('/.well-known/agent-card.json', { headers })
+    ).json()) as {
+      name: string;
+      supportedInterfaces: Array<{ url: string }>;
+    };
+    expect(root.name).toBe('assistant');
+    expect(root.supportedInterfaces[0]?.url).toBe(`${base}/a2a/assistant/jsonrpc`);
+    const echo = (await (
+      await app.request('/.well-known/agent-card.json?agent=echo', { headers })
+    ).json()) as { name: string };
+    expect(echo.name).toBe('echo');
+    const missing = await app.request('/.well-known/agent-card.json?agent=nobody');
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ error: { code: 'agent_not_found' } });
+  });
+
+  it('serves the compat surface under /compat', async () => {
+    const response = await app.request('/compat/agents');
+    const agents = (await response.json()) as Array<{ name: string }>;
+    expect(agents.map((agent) => agent.name)).toEqual(['assistant', 'echo', 'ticker']);
+  });
+
+  it('answers unknown routes 404 and wrong methods 405 with Allow, in the JSON error shape', async () => {
+    const missing = await app.request('/nope');
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ error: { code: 'not_found' } });
+    const wrong = await app.request('/healthz', { method: 'POST' });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  it('passes a request id through, or makes one', async () => {
+    const given = await app.request('/healthz', { headers: { 'x-request-id': 'abc-123' } });
+    expect(given.headers.get('x-request-id')).toBe('abc-123');
+    const made = await app.request('/healthz');
+    expect(made.headers.get('x-request-id')).toMatch(/^[\w-]{8,}$/);
+  });
+
+  it('refuses an unknown default agent', () => {
+    expect(() => gateway({ defaultAgent: 'nobody' })).toThrow(/nobody/);
+  });
+});
+
+describe('OpenAPI', () => {
+  const { app } = gateway();
+
+  it('covers every registered route', async () => {
+    const document = (await (await app.request('/openapi.json')).json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, unknown>>;
+    };
+    expect(document.openapi).toBe('3.1.0');
+    const routes = documentedRoutes(app, createBuiltinAgents());
+    expect(routes.length).toBeGreaterThan(60);
+    for (const { method, path } of routes) {
+      expect(document.paths[toOpenApiPath(path)], `${method} ${path}`).toHaveProperty(
+        method.toLowerCase(),
+      );
+    }
+    for (const route of listRoutes(app)) expect(routes).toContainEqual(route);
+  });
+
+  it('documents request bodies from the schemas that validate them', async () => {
+    const document = (await (await app.request('/openapi.json')).json()) as {
+      paths: Record<
+        string,
+        Record<string, { requestBody?: { content: Record<string, { schema: unknown }> } }>
+      >;
+    };
+    const invoke =
+      document.paths['/agents/echo/invoke']?.post?.requestBody?.content['application/json']?.schema;
+    expect(invoke).toMatchObject({
+      type: 'object',
+      properties: { input: { type: 'string' } },
+      required: ['input'],
+    });
+    const run =
+      document.paths['/compat/runs']?.post?.requestBody?.content['application/json']?.schema;
+    expect(run).toMatchObject({ properties: { agent_name: { type: 'string' } } });
+    const task = document.paths['/tasks']?.post?.requestBody?.content['application/json']?.schema;
+    expect(task).toMatchObject({ properties: { input: { type: 'string' } } });
+  });
+
+  it('renders the document as a web page at /docs', async () => {
+    const response = await app.request('/docs');
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await response.text();
+    expect(html).toContain('/agents/echo/invoke');
+    expect(html).toContain('openapi.json');
+  });
+});
+
+describe('auth', () => {
+  const { app } = gateway({ apiKeys: [KEY] });
+
+  it('answers 401 with WWW-Authenticate without a key', async () => {
+    const response = await app.request('/agents/echo/invoke', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ input: 'x' }),
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer realm="agentport"/);
+    expect(await response.json()).toEqual({
+      error: { code: 'unauthorized', message: 'An API key is required' },
+    });
+  });
+
+  it('refuses a wrong key without echoing it', async () => {
+    const response = await app.request('/compat/agents', {
+      headers: { 'x-api-key': 'wrong-key-wrong-key' },
+    });
+    expect(response.status).toBe(401);
+    expect(await response.text()).not.toContain('wrong-key');
+  });
+
+  it.each([
+    ['x-api-key', KEY],
+    ['authorization', `Bearer ${KEY}`],
+  ])('accepts the key in %s', async (header, value) => {
+    const response = await app.request('/compat/agents', { headers: { [header]: value } });
+    expect(response.status).toBe(200);
+  });
+
+  it.each([
+    '/healthz',
+    '/readyz',
+    '/openapi.json',
+    '/docs',
+    '/.well-known/agent.json',
+    '/.well-known/agent-card.json',
+    '/agents/echo/.well-known/agent.json',
+    '/a2a/echo/.well-known/agent-card.json',
+  ])('leaves %s public', async (path) => {
+    expect((await app.request(path)).status).toBe(200);
+  });
+
+  it('advertises the security scheme in the OpenAPI document', async () => {
+    const document = (await (await app.request('/openapi.json')).json()) as Record<string, unknown>;
+    expect(document).toMatchObject({
+      components: { securitySchemes: { bearer: { scheme: 'bearer' } } },
+    });
+  });
+});
+
+describe('CORS', () => {
+  it('is off by default', async () => {
+    const response = await gateway().app.request('/healthz', {
+      headers: { origin: 'http://site.test' },
+    });
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('allows the configured origins and answers preflight even with auth on', async () => {
+    const { app } = gateway({ cors: ['http://site.test'], apiKeys: [KEY] });
+    const preflight = await app.request('/agents/echo/invoke', {
+      method: 'OPTIONS',
+      headers: { origin: 'http://site.test', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('http://site.test');
+  });
+});
+
+describe('shutdown', () => {
+  it('answers readyz 503 and refuses new work with shutting_down, health stays up', async () => {
+    const running = gateway();
+    await running.shutdown();
+    expect(running.shuttingDown).toBe(true);
+    expect((await running.app.request('/readyz')).status).toBe(503);
+    expect((await running.app.request('/healthz')).status).toBe(200);
+    const refused = await running.app.request('/agents/echo/invoke', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ input: 'x' }),
+    });
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toMatchObject({ error: { code: 'shutting_down' } });
+  });
+});
