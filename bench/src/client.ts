@@ -1,0 +1,127 @@
+import { Agent, request } from 'node:http';
+import { median } from './table.ts';
+
+/** One POST over a keep-alive agent; resolves with the time to the first SSE frame and the body. */
+export function post(
+  url: string,
+  body: string,
+  agent: Agent,
+  headers: Record<string, string> = {},
+): Promise<{ firstMs: number; totalMs: number; status: number; text: string }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          ...headers,
+        },
+      },
+      (response) => {
+        let text = '';
+        let firstMs = -1;
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          text += chunk;
+          if (firstMs < 0 && text.includes('\n\n')) firstMs = performance.now() - started;
+        });
+        response.on('end', () =>
+          resolve({
+            firstMs,
+            totalMs: performance.now() - started,
+            status: response.statusCode ?? 0,
+            text,
+          }),
+        );
+        response.on('error', reject);
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+/** Median time to the first SSE event of sequential streams on one kept-alive connection. */
+export async function firstEventMedian(
+  url: string,
+  body: string,
+  options: { samples: number; warmup: number },
+): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const samples: number[] = [];
+  try {
+    for (let index = 0; index < options.warmup + options.samples; index += 1) {
+      const { firstMs } = await post(url, body, agent);
+      if (firstMs < 0) throw new Error(`no SSE event from ${url}`);
+      if (index >= options.warmup) samples.push(firstMs);
+    }
+  } finally {
+    agent.destroy();
+  }
+  return median(samples);
+}
+
+/** Opens `count` streams, each until its first event; resolves with a function closing them all. */
+export async function openIdleStreams(
+  url: string,
+  body: string,
+  count: number,
+): Promise<() => void> {
+  const agent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
+  const open: ReturnType<typeof request>[] = [];
+  const openOne = () =>
+    new Promise<void>((resolve, reject) => {
+      const outgoing = request(url, {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json' },
+      });
+      outgoing.on('response', (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          text += chunk;
+          if (text.includes('\n\n')) resolve();
+        });
+        response.on('error', () => undefined);
+      });
+      outgoing.on('error', (error) => (outgoing.destroyed ? undefined : reject(error)));
+      outgoing.end(body);
+      open.push(outgoing);
+    });
+  // In batches, so the listen backlog never overflows (a dropped SYN costs a 1 s retry).
+  for (let started = 0; started < count; started += 200) {
+    await Promise.all(Array.from({ length: Math.min(200, count - started) }, openOne));
+  }
+  return () => {
+    for (const outgoing of open) outgoing.destroy();
+    agent.destroy();
+  };
+}
+
+/** Interleaved timings of several async calls: median milliseconds of each. */
+export async function interleavedMedians(
+  subjects: Record<string, () => Promise<unknown>>,
+  options: { runs: number; warmup: number; maxMs: number },
+): Promise<Record<string, number>> {
+  const samples: Record<string, number[]> = {};
+  for (const name of Object.keys(subjects)) samples[name] = [];
+  for (let index = 0; index < options.warmup; index += 1) {
+    for (const run of Object.values(subjects)) await run();
+  }
+  const deadline = performance.now() + options.maxMs;
+  for (let index = 0; index < options.runs && performance.now() < deadline; index += 1) {
+    for (const [name, run] of Object.entries(subjects)) {
+      const started = performance.now();
+      await run();
+      samples[name]?.push(performance.now() - started);
+    }
+  }
+  return Object.fromEntries(
+    Object.entries(samples).map(([name, values]) => [name, median(values)]),
+  );
+}

@@ -1,0 +1,198 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Machine } from './environment.ts';
+import type { LoadFigures, LoadSettings } from './measure.ts';
+import { formatNumber, markdownTable, textTable } from './table.ts';
+
+/** Everything one run measured. */
+export interface Results {
+  /** Keyed `<scenario>/<server>`. */
+  load: Record<string, LoadFigures>;
+  firstEventMs: Record<string, number>;
+  heapPerIdleStream: Record<string, number>;
+  /** Median milliseconds of `local`, `rest`, `a2aHttp` and `a2aSdk` invokes. */
+  remote: Record<string, number>;
+}
+
+/** How the run was made, for the report's header. */
+export interface RunInfo {
+  machine: Machine;
+  settings: LoadSettings;
+  pinned: string;
+  idleStreams: number;
+  seconds: number;
+}
+
+type Rows = string[][];
+
+const LOAD_ROWS: [scenario: string, key: string, label: string, anchor: string][] = [
+  ['1. REST invoke', 'invoke/raw', 'raw node:http (ceiling)', 'invoke/raw'],
+  ['', 'invoke/hono', 'bare Hono app', 'invoke/raw'],
+  ['', 'invoke/gateway', 'gateway POST /agents/echo/invoke', 'invoke/raw'],
+  ['2. A2A SendMessage, Task', 'send-task/sdk-express', '@a2a-js/sdk on Express 5', ''],
+  ['', 'send-task/gateway', 'gateway /a2a/echo/jsonrpc', 'send-task/sdk-express'],
+  ['2. A2A SendMessage, Message', 'send-message/sdk-express', '@a2a-js/sdk on Express 5', ''],
+  ['3. POST /tasks?wait', 'invoke/raw', 'raw node:http (ceiling)', ''],
+  ['', 'tasks-wait/gateway', 'gateway /agents/echo/tasks?wait=10', 'invoke/raw'],
+  ['4. SSE 10-event streams', 'sse/raw', 'raw node:http SSE', ''],
+  ['', 'sse/gateway', 'gateway /agents/echo/stream', 'sse/raw'],
+  ['5. SendStreamingMessage', 'stream/sdk-express', '@a2a-js/sdk on Express 5', ''],
+  ['', 'stream/gateway', 'gateway /a2a/echo/jsonrpc', 'stream/sdk-express'],
+];
+
+function loadRows(results: Results): Rows {
+  const rows: Rows = [['scenario', 'server', 'req/s', 'ratio', 'p50 ms', 'p99 ms', 'RSS MiB']];
+  for (const [scenario, key, label, anchor] of LOAD_ROWS) {
+    const figures = results.load[key];
+    const base = anchor === '' ? undefined : results.load[anchor];
+    rows.push([
+      scenario,
+      label,
+      formatNumber(figures?.requestsPerSecond),
+      base === undefined || figures === undefined
+        ? ''
+        : `${formatNumber(figures.requestsPerSecond / base.requestsPerSecond, 2)}x`,
+      formatNumber(figures?.p50Ms, 2),
+      formatNumber(figures?.p99Ms, 2),
+      formatNumber(figures === undefined ? undefined : figures.rssBytes / 2 ** 20, 0),
+    ]);
+  }
+  return rows;
+}
+
+function sseRows(results: Results, info: RunInfo): Rows {
+  return [
+    ['server', 'first event, median ms', `heap per idle stream (${info.idleStreams} open), KiB`],
+    ...['raw', 'gateway'].map((server) => [
+      server === 'raw' ? 'raw node:http SSE' : 'gateway /agents/{echo,ticker}/stream',
+      formatNumber(results.firstEventMs[server], 3),
+      formatNumber((results.heapPerIdleStream[server] ?? Number.NaN) / 1024, 1),
+    ]),
+  ];
+}
+
+function remoteRows(results: Results): Rows {
+  const local = results.remote.local ?? Number.NaN;
+  const row = (label: string, key: string, overhead: boolean) => [
+    label,
+    formatNumber(results.remote[key], 3),
+    overhead ? formatNumber((results.remote[key] ?? Number.NaN) - local, 3) : '',
+  ];
+  return [
+    ['invoke of the echo agent (9 words)', 'median ms', 'overhead ms (minus local)'],
+    row('local, in process', 'local', false),
+    row('fetch POST /agents/echo/invoke (REST, for scale)', 'rest', true),
+    row('a2a-http remote agent (POST /tasks?wait)', 'a2aHttp', true),
+    row('a2a-sdk remote agent (JSON-RPC SendMessage)', 'a2aSdk', true),
+  ];
+}
+
+function ratio(results: Results, key: string, anchor: string): number {
+  return (
+    (results.load[key]?.requestsPerSecond ?? Number.NaN) /
+    (results.load[anchor]?.requestsPerSecond ?? Number.NaN)
+  );
+}
+
+function targetRows(results: Results): Rows {
+  const rows: Rows = [['target', 'measured', 'wanted', 'met']];
+  const add = (name: string, measured: string, wanted: string, met: boolean | undefined) =>
+    rows.push([name, measured, wanted, met === undefined ? 'n/a' : met ? 'yes' : 'NO']);
+  const x = (value: number) => `${formatNumber(value, 2)}x`;
+  const restRatio = ratio(results, 'invoke/gateway', 'invoke/raw');
+  add('REST invoke vs raw node:http', x(restRatio), '>= 0.80x', restRatio >= 0.8);
+  const taskRatio = ratio(results, 'send-task/gateway', 'send-task/sdk-express');
+  add('SendMessage (Task) vs SDK Express', x(taskRatio), '>= 3x', taskRatio >= 3);
+  const ourP99 = results.load['send-task/gateway']?.p99Ms ?? Number.NaN;
+  const theirP99 = results.load['send-task/sdk-express']?.p99Ms ?? Number.NaN;
+  add(
+    'SendMessage (Task) p99 vs SDK Express',
+    `${formatNumber(ourP99, 2)} vs ${formatNumber(theirP99, 2)} ms`,
+    'lower',
+    ourP99 < theirP99,
+  );
+  const messageRatio = ratio(results, 'send-task/gateway', 'send-message/sdk-express');
+  add(
+    'SendMessage (Message) vs SDK Express',
+    `${x(messageRatio)} (ours answers with a Task)`,
+    '>= 1.5x',
+    undefined,
+  );
+  const streamRatio = ratio(results, 'stream/gateway', 'stream/sdk-express');
+  add('SendStreamingMessage vs SDK Express', x(streamRatio), '>= 2x', streamRatio >= 2);
+  const sseRatio = ratio(results, 'sse/gateway', 'sse/raw');
+  add('SSE streams/s vs raw node:http', x(sseRatio), '>= 0.60x', sseRatio >= 0.6);
+  const first = results.firstEventMs.gateway ?? Number.NaN;
+  add('SSE time to first event', `${formatNumber(first, 3)} ms`, '<= 0.5 ms', first <= 0.5);
+  const heap = (results.heapPerIdleStream.gateway ?? Number.NaN) / 1024;
+  add('SSE heap per idle stream', `${formatNumber(heap, 1)} KiB`, '<= 8 KiB', heap <= 8);
+  const tasksRatio = ratio(results, 'tasks-wait/gateway', 'invoke/raw');
+  add('POST /tasks?wait vs raw node:http', x(tasksRatio), '>= 0.70x', tasksRatio >= 0.7);
+  const overhead = (results.remote.a2aHttp ?? Number.NaN) - (results.remote.local ?? Number.NaN);
+  add('a2a-http remote invoke overhead', `${formatNumber(overhead, 3)} ms`, '< 1 ms', overhead < 1);
+  return rows;
+}
+
+function header(info: RunInfo): string[] {
+  const { machine, settings } = info;
+  return [
+    `Machine: ${machine.cpu}, ${machine.cores} CPUs, ${machine.memoryGiB} GiB; ${machine.kernel}`,
+    `Node ${machine.node}; ${machine.wrk}; ${machine.date}; ${info.pinned}`,
+    `Load: wrk, 1 thread, ${settings.connections} connections, 127.0.0.1; warm-up ${settings.warmupSeconds} s,` +
+      ` then the median of ${settings.runs} runs of ${settings.seconds} s; total ${formatNumber(info.seconds, 0)} s`,
+  ];
+}
+
+/** The report as a plain-text table (for the terminal) and as Markdown (for BENCHMARKS.md). */
+export function renderReport(results: Results, info: RunInfo): { text: string; markdown: string } {
+  const tables = [loadRows(results), sseRows(results, info), remoteRows(results)];
+  const targets = targetRows(results);
+  const text = [
+    ...header(info),
+    '',
+    ...tables.flatMap((rows) => [textTable(rows), '']),
+    'Targets',
+    textTable(targets),
+  ].join('\n');
+  const markdown = [
+    ...header(info).map((line) => `${line}  `),
+    '',
+    '### Throughput and latency',
+    '',
+    markdownTable(tables[0] as Rows),
+    '',
+    '### SSE latency and memory',
+    '',
+    markdownTable(tables[1] as Rows),
+    '',
+    '### Remote-agent overhead',
+    '',
+    markdownTable(tables[2] as Rows),
+    '',
+    '### Targets',
+    '',
+    markdownTable(targets),
+  ].join('\n');
+  return { text, markdown };
+}
+
+const START = '<!-- bench:results:start -->';
+const END = '<!-- bench:results:end -->';
+
+/**
+ * Writes the results into BENCHMARKS.md at the repository root, between its result markers, so
+ * the hand-written parts (how to run it, profile findings) stay; returns the file's path.
+ */
+export function writeReport(markdown: string): string {
+  const file = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url));
+  const block = `${START}\n${markdown}\n${END}`;
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const start = current.indexOf(START);
+  const end = current.indexOf(END);
+  const next =
+    start >= 0 && end > start
+      ? `${current.slice(0, start)}${block}${current.slice(end + END.length)}`
+      : `# Benchmarks\n\nWritten by \`pnpm bench\` (see bench/README.md).\n\n${block}\n`;
+  writeFileSync(file, next);
+  return file;
+}

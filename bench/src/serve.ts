@@ -1,0 +1,67 @@
+// The server side of the benchmark, one kind per child process: `node src/serve.ts <kind>`.
+// It reports its port over IPC, answers `heap` (heap used after a full GC) and stops when the
+// parent disconnects.
+import { createBuiltinAgents, createGateway, type Gateway } from '@agentport/gateway';
+import { listen } from '@agentport/rest-sse';
+import { startHono, startRaw, startSdkExpress } from './anchors.ts';
+
+/** The servers the benchmark can start. */
+export const SERVER_KINDS = ['raw', 'hono', 'sdk-express', 'gateway'] as const;
+/** One of {@link SERVER_KINDS}. */
+export type ServerKind = (typeof SERVER_KINDS)[number];
+
+/** Starts the AgentPort gateway (built-in agents, no access log) as `agentport serve` does. */
+function startGateway(signal: AbortSignal): Promise<number> {
+  let gateway: Gateway | undefined;
+  return new Promise((resolve, reject) => {
+    listen(
+      { fetch: (request: Request) => (gateway as Gateway).app.fetch(request) },
+      {
+        port: 0,
+        hostname: '127.0.0.1',
+        signal,
+        onListen: ({ url, port }) => {
+          gateway = createGateway({
+            agents: createBuiltinAgents(),
+            defaultAgent: 'assistant',
+            publicUrl: url,
+          });
+          resolve(port);
+        },
+      },
+    ).catch(reject);
+  });
+}
+
+/** Starts one kind of server on 127.0.0.1 and resolves with its port. */
+export function startServer(kind: ServerKind, signal: AbortSignal): Promise<number> {
+  switch (kind) {
+    case 'raw':
+      return startRaw();
+    case 'hono':
+      return startHono();
+    case 'sdk-express':
+      return startSdkExpress();
+    case 'gateway':
+      return startGateway(signal);
+  }
+}
+
+if (process.send !== undefined && import.meta.main) {
+  const kind = process.argv[2] as ServerKind;
+  if (!SERVER_KINDS.includes(kind)) throw new Error(`unknown server kind '${kind}'`);
+  const controller = new AbortController();
+  const port = await startServer(kind, controller.signal);
+  process.on('message', (message) => {
+    if (message === 'heap') {
+      globalThis.gc?.();
+      globalThis.gc?.();
+      process.send?.({ heap: process.memoryUsage().heapUsed });
+    }
+  });
+  process.on('disconnect', () => {
+    controller.abort();
+    process.exit(0);
+  });
+  process.send({ port });
+}
