@@ -113,7 +113,10 @@ export const DEFAULT_CONFIG_FILE = 'agentport.config.ts';
  * in the working directory when it exists, else the empty (embedded default) config.
  */
 export async function loadConfig(path?: string): Promise<GatewayConfig> {
-  const file = resolve(path ?? DEFAULT_CONFIG_FILE);
+  // An explicit path is relative to where the user ran the command (pnpm runs scripts in the
+  // package folder and says where it was started in INIT_CWD).
+  const file =
+    path === undefined ? resolve(DEFAULT_CONFIG_FILE) : resolve(process.env.INIT_CWD ?? '.', path);
   if (!existsSync(file)) {
     if (path === undefined) return {};
     throw new ConfigError(`Config file not found: ${path}`);

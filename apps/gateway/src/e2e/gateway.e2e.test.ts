@@ -1,5 +1,6 @@
 import { SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
 import {
+  type Client,
   ClientFactory,
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
@@ -33,6 +34,27 @@ function outputOf(task: Task): string {
   return parts.map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('');
 }
 
+async function officialClient(
+  cardUrl: string,
+  flavour: { binding: string; version: string },
+): Promise<Client> {
+  const legacyCompat = { enabled: true };
+  const card = await new DefaultAgentCardResolver({ legacyCompat }).resolve(cardUrl, '');
+  const factory = new ClientFactory({
+    transports: [
+      new JsonRpcTransportFactory({ legacyCompat }),
+      new RestTransportFactory({ legacyCompat }),
+    ],
+  });
+  return factory.createFromAgentCard({
+    ...card,
+    supportedInterfaces: card.supportedInterfaces.filter(
+      (entry) =>
+        entry.protocolBinding === flavour.binding && entry.protocolVersion === flavour.version,
+    ),
+  });
+}
+
 const FLAVOURS = [
   { binding: 'JSONRPC', version: '1.0' },
   { binding: 'HTTP+JSON', version: '1.0' },
@@ -57,32 +79,19 @@ describe('the gateway process', () => {
   it.each(FLAVOURS)(
     'answers the official SDK client over $binding (A2A $version)',
     async (flavour) => {
-      const legacyCompat = { enabled: true };
-      const card = await new DefaultAgentCardResolver({ legacyCompat }).resolve(
-        `${gateway.url}/a2a/echo/.well-known/agent-card.json`,
-        '',
-      );
-      const factory = new ClientFactory({
-        transports: [
-          new JsonRpcTransportFactory({ legacyCompat }),
-          new RestTransportFactory({ legacyCompat }),
-        ],
-      });
-      const client = await factory.createFromAgentCard({
-        ...card,
-        supportedInterfaces: card.supportedInterfaces.filter(
-          (entry) =>
-            entry.protocolBinding === flavour.binding && entry.protocolVersion === flavour.version,
-        ),
-      });
-      const task = (await client.sendMessage(textRequest('hello from the sdk'))) as Task;
+      const [echo, ticker] = await Promise.all([
+        officialClient(`${gateway.url}/a2a/echo/.well-known/agent-card.json`, flavour),
+        officialClient(`${gateway.url}/a2a/ticker/.well-known/agent-card.json`, flavour),
+      ]);
+      const task = (await echo.sendMessage(textRequest('hello from the sdk'))) as Task;
       expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
       expect(outputOf(task)).toBe('hello from the sdk');
       const streamed: string[] = [];
-      for await (const event of client.sendMessageStream(textRequest('one two'))) {
+      for await (const event of ticker.sendMessageStream(textRequest('3 every 30ms'))) {
         streamed.push(event.payload?.$case ?? 'none');
       }
-      expect(streamed).toContain('artifactUpdate');
+      expect(streamed.filter((kind) => kind === 'artifactUpdate').length).toBeGreaterThanOrEqual(2);
+      expect(streamed.at(-1)).toBe('statusUpdate');
     },
   );
 
