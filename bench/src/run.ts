@@ -46,7 +46,7 @@ if (loadCpus !== undefined) pin(process.pid, loadCpus);
 const settings: LoadSettings = {
   warmupSeconds: quick ? 1 : 2,
   seconds: quick ? 1 : 3,
-  runs: quick ? 1 : 3,
+  runs: quick ? 1 : 5,
   connections: 32,
   loadCpus,
 };

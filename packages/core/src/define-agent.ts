@@ -1,4 +1,4 @@
-import { nextOrAbort } from './abortable.ts';
+import { abortableReader } from './abortable.ts';
 import type { Agent, AgentRunOptions } from './agent.ts';
 import type { AgentEvent, DoneEvent, ErrorEvent } from './agent-event.ts';
 import { assertAgentName } from './agent-name.ts';
@@ -137,12 +137,13 @@ export function defineAgent(definition: AgentDefinition): Agent {
   async function* streamRun(input: string, options: AgentRunOptions): AsyncGenerator<AgentEvent> {
     const signal = options.signal ?? neverAborted;
     const iterator = run(input, createContext(signal, options.metadata ?? {}));
+    const reader = abortableReader(iterator, signal);
     let text = '';
     let pending = false;
     try {
       while (true) {
         pending = true;
-        const step = await nextOrAbort(iterator, signal);
+        const step = await reader.next();
         pending = false;
         if (step.done) {
           yield { type: 'done', output: typeof step.value === 'string' ? step.value : text };
@@ -158,6 +159,7 @@ export function defineAgent(definition: AgentDefinition): Agent {
         failure,
       );
     } finally {
+      reader.dispose();
       // Close the run (its finally blocks run); never wait on a run that ignores its signal.
       const closing = iterator.return(undefined).catch(() => undefined);
       if (!pending) await closing;

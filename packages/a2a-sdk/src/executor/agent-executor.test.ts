@@ -34,30 +34,70 @@ const summary = (events: AgentExecutionEvent[]) =>
     if (event.kind === 'artifactUpdate') {
       return `${event.data.append ? 'append' : 'artifact'}: ${textOfParts(event.data.artifact?.parts ?? [])}`;
     }
+    if (event.kind === 'task') {
+      const output = event.data.artifacts.map((artifact) => textOfParts(artifact.parts)).join('');
+      return `task ${TaskState[event.data.status?.state ?? 0]}${output ? `: ${output}` : ''}`;
+    }
     return event.kind;
   });
 
 describe('createAgentExecutor', () => {
-  it('creates the task, works, appends the answer and completes', async () => {
+  it('creates the task working with the first text, appends the rest and completes', async () => {
     const { bus, events } = recorder();
     await createAgentExecutor(createTickerAgent()).execute(requestContext('2 every 10ms'), bus);
     expect(summary(events)).toEqual([
-      'task',
-      'TASK_STATE_WORKING',
-      'artifact: tick 1',
+      'task TASK_STATE_WORKING: tick 1',
       'append: \ntick 2',
       'TASK_STATE_COMPLETED',
     ]);
     expect(events[0]).toMatchObject({ kind: 'task', data: { id: 'task-1', contextId: 'ctx-1' } });
   });
 
-  it('merges text deltas that arrive in the same tick into one artifact update', async () => {
+  it('publishes a quick answer in the task event itself: two events in all', async () => {
     const { bus, events } = recorder();
     await createAgentExecutor(createEchoAgent()).execute(requestContext('one two three'), bus);
     expect(summary(events)).toEqual([
-      'task',
-      'TASK_STATE_WORKING',
-      'artifact: one two three',
+      'task TASK_STATE_WORKING: one two three',
+      'TASK_STATE_COMPLETED',
+    ]);
+  });
+
+  it('merges text deltas that arrive in the same tick into one artifact update', async () => {
+    const agent = defineAgent({
+      name: 'bursty',
+      async *run() {
+        yield { type: 'text-delta', delta: 'a' };
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        yield { type: 'text-delta', delta: 'b' };
+        yield { type: 'text-delta', delta: 'c' };
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      },
+    });
+    const { bus, events } = recorder();
+    await createAgentExecutor(agent).execute(requestContext('x'), bus);
+    expect(summary(events)).toEqual([
+      'task TASK_STATE_WORKING: a',
+      'append: bc',
+      'TASK_STATE_COMPLETED',
+    ]);
+  });
+
+  it('publishes the task at once, working, for an agent that is slow to start', async () => {
+    const agent = defineAgent({
+      name: 'slow',
+      async *run() {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        yield { type: 'text-delta', delta: 'late' };
+      },
+    });
+    const { bus, events } = recorder();
+    const running = createAgentExecutor(agent).execute(requestContext('x'), bus);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(summary(events)).toEqual(['task TASK_STATE_WORKING']);
+    await running;
+    expect(summary(events)).toEqual([
+      'task TASK_STATE_WORKING',
+      'artifact: late',
       'TASK_STATE_COMPLETED',
     ]);
   });
@@ -66,8 +106,7 @@ describe('createAgentExecutor', () => {
     const { bus, events } = recorder();
     await createAgentExecutor(createAssistantAgent()).execute(requestContext('what is 6*7'), bus);
     expect(summary(events)).toEqual([
-      'task',
-      'TASK_STATE_WORKING',
+      'task TASK_STATE_WORKING',
       "TASK_STATE_WORKING: Calling tool 'calculator'",
       "TASK_STATE_WORKING: Tool 'calculator' returned",
       'artifact: 6*7 = 42',
@@ -94,8 +133,8 @@ describe('createAgentExecutor', () => {
     });
     const { bus, events } = recorder();
     await createAgentExecutor(agent).execute(requestContext('x'), bus);
-    expect(summary(events).slice(2)).toEqual([
-      'artifact: draft',
+    expect(summary(events)).toEqual([
+      'task TASK_STATE_WORKING: draft',
       'artifact: final answer',
       'TASK_STATE_COMPLETED',
     ]);
@@ -146,7 +185,7 @@ describe('createAgentExecutor', () => {
     await running;
     expect(signal?.aborted).toBe(true);
     expect(summary(events).slice(-2)).toEqual([
-      'artifact: zzz',
+      'task TASK_STATE_WORKING: zzz',
       'TASK_STATE_CANCELED: The task was canceled',
     ]);
   });

@@ -24,16 +24,21 @@ function now(): string {
 }
 
 /**
- * Publishes the events of one task on one bus. Text deltas that arrive within the same tick are
- * merged into one artifact update (each update makes the SDK copy the whole task).
+ * Publishes the events of one task on one bus, as few as it can: every event makes the SDK copy
+ * the whole task (several times: store, result manager, push notifications). The first `task`
+ * event waits until the end of the current tick, so it already carries the state `working` and
+ * the text the agent produced meanwhile (a quick agent's whole answer); after it, text deltas that
+ * arrive within the same tick are merged into one artifact update.
  */
 class TaskPublisher {
   readonly #bus: ExecutionEventBus;
   readonly #taskId: string;
   readonly #contextId: string;
+  /** The task, until its first event is published. */
+  #pendingTask: Task | undefined;
   #artifactStarted = false;
   #pendingText = '';
-  #flushTimer: ReturnType<typeof setTimeout> | undefined;
+  #flushScheduled: ReturnType<typeof setImmediate> | undefined;
 
   constructor(bus: ExecutionEventBus, taskId: string, contextId: string) {
     this.#bus = bus;
@@ -41,28 +46,62 @@ class TaskPublisher {
     this.#contextId = contextId;
   }
 
-  task(task: Task): void {
-    this.#bus.publish(AgentEvent.task(task));
+  /** Opens the task (state `working`); its event leaves at the end of the tick or with the next one. */
+  start(task: Task): void {
+    this.#pendingTask = task;
+    this.#schedule();
   }
 
-  /** Queues a text delta; it is published on the next tick or before the next other event. */
+  /** Queues a text delta; it is published at the end of the tick or before the next other event. */
   delta(text: string): void {
     this.#pendingText += text;
-    this.#flushTimer ??= setTimeout(() => this.flush(), 0);
+    this.#schedule();
   }
 
-  /** Publishes the queued text deltas as one appended artifact update. */
+  #schedule(): void {
+    this.#flushScheduled ??= setImmediate(() => {
+      this.#flushScheduled = undefined;
+      this.flush();
+    });
+  }
+
+  /** Publishes the pending task event, then the queued text deltas as one appended update. */
   flush(): void {
-    if (this.#flushTimer !== undefined) clearTimeout(this.#flushTimer);
-    this.#flushTimer = undefined;
+    if (this.#flushScheduled !== undefined) clearImmediate(this.#flushScheduled);
+    this.#flushScheduled = undefined;
+    const task = this.#pendingTask;
+    if (task !== undefined) {
+      this.#pendingTask = undefined;
+      this.#publishTask(task);
+    }
     if (this.#pendingText === '') return;
     const text = this.#pendingText;
     this.#pendingText = '';
     this.output(text);
   }
 
+  #publishTask(task: Task): void {
+    const resumed = task.status?.state !== TaskState.TASK_STATE_SUBMITTED;
+    const working: Task = {
+      ...task,
+      status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: now() },
+    };
+    if (!resumed && this.#pendingText !== '') {
+      working.artifacts = [outputArtifact(this.#pendingText)];
+      this.#pendingText = '';
+      this.#artifactStarted = true;
+    }
+    this.#bus.publish(AgentEvent.task(resumed ? task : working));
+    // A follow-up to an existing task keeps that task's event as it is and says `working` apart.
+    if (resumed) this.#publishStatus(TaskState.TASK_STATE_WORKING, undefined);
+  }
+
   status(state: TaskState, parts?: Part[]): void {
     this.flush();
+    this.#publishStatus(state, parts);
+  }
+
+  #publishStatus(state: TaskState, parts: Part[] | undefined): void {
     const message: Message | undefined =
       parts === undefined ? undefined : agentMessage(this.#taskId, this.#contextId, parts);
     this.#bus.publish(
@@ -78,18 +117,12 @@ class TaskPublisher {
   /** Appends text to the output artifact; `replace` starts it over with `text`. */
   output(text: string, options: { replace?: boolean; lastChunk?: boolean } = {}): void {
     if (options.replace === true) this.#pendingText = '';
+    if (this.#pendingTask !== undefined) this.flush();
     this.#bus.publish(
       AgentEvent.artifactUpdate({
         taskId: this.#taskId,
         contextId: this.#contextId,
-        artifact: {
-          artifactId: OUTPUT_ARTIFACT_ID,
-          name: OUTPUT_ARTIFACT_ID,
-          description: '',
-          parts: [textPart(text)],
-          metadata: undefined,
-          extensions: [],
-        },
+        artifact: outputArtifact(text),
         append: this.#artifactStarted && options.replace !== true,
         lastChunk: options.lastChunk ?? false,
         metadata: undefined,
@@ -97,6 +130,17 @@ class TaskPublisher {
     );
     this.#artifactStarted = true;
   }
+}
+
+function outputArtifact(text: string) {
+  return {
+    artifactId: OUTPUT_ARTIFACT_ID,
+    name: OUTPUT_ARTIFACT_ID,
+    description: '',
+    parts: [textPart(text)],
+    metadata: undefined,
+    extensions: [],
+  };
 }
 
 function progressParts(event: CoreAgentEvent): Part[] | undefined {
@@ -210,8 +254,7 @@ export function createAgentExecutor(agent: Agent): ClosableAgentExecutor {
       runs.set(taskId, run);
       const publisher = new TaskPublisher(eventBus, taskId, contextId);
       try {
-        publisher.task(requestContext.task ?? newTask(requestContext));
-        publisher.status(TaskState.TASK_STATE_WORKING);
+        publisher.start(requestContext.task ?? newTask(requestContext));
         await runTask(agent, requestContext, publisher, run);
       } catch (error) {
         // Never let a raw error reach the SDK: it would put its message on the wire.

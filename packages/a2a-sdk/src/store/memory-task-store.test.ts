@@ -126,4 +126,24 @@ describe('createA2ATaskStore', () => {
     expect(await store.load('running', context)).toBeDefined();
     expect(await store.load('new', context)).toBeDefined();
   });
+  it('evicts finished tasks in the order they finished, across tenants', async () => {
+    vi.useFakeTimers();
+    const store = createA2ATaskStore({ maxTasks: 3 });
+    const tenant = new ServerCallContext({ user: new UnauthenticatedUser(), tenant: 'acme' });
+    const at = '2026-01-01T00:00:00.000Z';
+    await store.save(task('a', TaskState.TASK_STATE_WORKING, at), context);
+    await store.save(task('b', TaskState.TASK_STATE_COMPLETED, at), tenant);
+    vi.advanceTimersByTime(10);
+    await store.save(task('a', TaskState.TASK_STATE_COMPLETED, at), context);
+    vi.advanceTimersByTime(10);
+    await store.save(task('c', TaskState.TASK_STATE_COMPLETED, at), context);
+    await store.save(task('d', TaskState.TASK_STATE_COMPLETED, at), tenant);
+    expect(await store.load('b', tenant)).toBeUndefined();
+    expect(await store.load('a', context)).toBeDefined();
+    await store.save(task('e', TaskState.TASK_STATE_COMPLETED, at), context);
+    expect(await store.load('a', context)).toBeUndefined();
+    expect(await store.load('c', context)).toBeDefined();
+    expect(await store.load('d', tenant)).toBeDefined();
+    expect(await store.load('e', context)).toBeDefined();
+  });
 });

@@ -60,6 +60,14 @@ function byNewestStatus(a: Task, b: Task): number {
 
 class A2AMemoryTaskStore implements TaskStore {
   readonly #buckets = new Map<string, Map<string, Entry>>();
+  /**
+   * Finished tasks in the order they finished (so oldest first), keyed by entry key: eviction
+   * takes from the front instead of scanning and sorting every task on each save at the cap.
+   */
+  readonly #finished = new Map<
+    string,
+    { bucket: Map<string, Entry>; id: string; finishedAt: number }
+  >();
   readonly #maxTasks: number;
   readonly #ttlMs: number;
   #size = 0;
@@ -79,10 +87,13 @@ class A2AMemoryTaskStore implements TaskStore {
     const previous = bucket.get(task.id);
     const state = task.status?.state;
     const finished = state !== undefined && FINISHED.has(state);
-    bucket.set(task.id, {
-      task: copyTask(task),
-      finishedAt: finished ? (previous?.finishedAt ?? Date.now()) : undefined,
-    });
+    const finishedAt = finished ? (previous?.finishedAt ?? Date.now()) : undefined;
+    bucket.set(task.id, { task: copyTask(task), finishedAt });
+    const entryKey = `${key}\u0000${task.id}`;
+    if (finishedAt === undefined) this.#finished.delete(entryKey);
+    else if (previous?.finishedAt === undefined) {
+      this.#finished.set(entryKey, { bucket, id: task.id, finishedAt });
+    }
     if (previous === undefined) {
       this.#size += 1;
       if (this.#size > this.#maxTasks) this.#evict();
@@ -95,6 +106,7 @@ class A2AMemoryTaskStore implements TaskStore {
     if (entry === undefined || bucket === undefined) return undefined;
     if (this.#expired(entry, Date.now())) {
       bucket.delete(taskId);
+      this.#finished.delete(`${this.#scope(context)}\u0000${taskId}`);
       this.#size -= 1;
       return undefined;
     }
@@ -159,26 +171,13 @@ class A2AMemoryTaskStore implements TaskStore {
     return entry.finishedAt !== undefined && now - entry.finishedAt > this.#ttlMs;
   }
 
-  /** Drops expired tasks, then the oldest finished ones until the store is within its cap. */
+  /** Drops the oldest finished tasks (expired ones first, as they are oldest) until within the cap. */
   #evict(): void {
     const now = Date.now();
-    const finished: { bucket: Map<string, Entry>; id: string; finishedAt: number }[] = [];
-    for (const bucket of this.#buckets.values()) {
-      for (const [id, entry] of bucket) {
-        if (entry.finishedAt === undefined) continue;
-        if (this.#expired(entry, now)) {
-          bucket.delete(id);
-          this.#size -= 1;
-        } else {
-          finished.push({ bucket, id, finishedAt: entry.finishedAt });
-        }
-      }
-    }
-    finished.sort((a, b) => a.finishedAt - b.finishedAt);
-    for (const { bucket, id } of finished) {
-      if (this.#size <= this.#maxTasks) break;
-      bucket.delete(id);
-      this.#size -= 1;
+    for (const [entryKey, { bucket, id, finishedAt }] of this.#finished) {
+      if (this.#size <= this.#maxTasks && now - finishedAt <= this.#ttlMs) break;
+      this.#finished.delete(entryKey);
+      if (bucket.delete(id)) this.#size -= 1;
     }
   }
 }

@@ -1,4 +1,4 @@
-import { nextOrAbort } from '../abortable.ts';
+import { abortableReader } from '../abortable.ts';
 import type { Agent } from '../agent.ts';
 import type { AgentEvent } from '../agent-event.ts';
 import { AgentPortError } from '../errors/agentport-error.ts';
@@ -136,10 +136,11 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       const iterator = agent
         .stream(task.input, { signal, metadata: { ...task.metadata } })
         [Symbol.asyncIterator]();
+      const reader = abortableReader(iterator, signal);
       let output = '';
       try {
         while (!signal.aborted) {
-          const step = await nextOrAbort(iterator, signal);
+          const step = await reader.next();
           if (step.done) break;
           const event = step.value;
           if (event.type === 'text-delta') {
@@ -153,6 +154,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
           await settle(id, { type: 'error', code: 'agent_failure', message }, signal);
         }
       } finally {
+        reader.dispose();
         // Never wait for an agent that ignores its signal: its late result is discarded.
         void Promise.resolve(iterator.return?.()).catch(() => undefined);
       }
