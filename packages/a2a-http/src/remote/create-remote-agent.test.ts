@@ -70,13 +70,12 @@ describe('createRemoteAgent', () => {
 
   it('streams the remote progress as text deltas, then the final output', async () => {
     const remote = await createRemoteAgent(ticker.url);
-    const events = await collect(remote.stream('3 every 40ms'));
-    expect(events).toEqual([
-      { type: 'text-delta', delta: 'tick 1' },
-      { type: 'text-delta', delta: '\ntick 2' },
-      { type: 'text-delta', delta: '\ntick 3' },
-      { type: 'done', output: 'tick 1\ntick 2\ntick 3' },
-    ]);
+    const events = await collect(remote.stream('3 every 100ms'));
+    const deltas = events.filter((event) => event.type === 'text-delta');
+    // One delta per change the remote reports; a loaded machine may report two ticks at once.
+    expect(deltas.length).toBeGreaterThanOrEqual(2);
+    expect(deltas.map((event) => event.delta).join('')).toBe('tick 1\ntick 2\ntick 3');
+    expect(events.at(-1)).toEqual({ type: 'done', output: 'tick 1\ntick 2\ntick 3' });
   });
 
   it('invokes in one request: a create that long-polls, however long the task runs', async () => {
