@@ -20,6 +20,7 @@ export {
   createAgentExecutor,
   OUTPUT_ARTIFACT_ID,
 } from './executor/agent-executor.ts';
+export { FastPathRequestHandler } from './handler/fast-path-request-handler.ts';
 export { type A2AUserBuilder, noAuthentication } from './http/call-context.ts';
 export {
   type A2ASdkServer,

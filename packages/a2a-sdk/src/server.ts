@@ -1,10 +1,10 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import { A2A_ERROR_CODE, RequestMalformedError, toRestErrorBody } from '@a2a-js/sdk/errors';
-import {
+import type {
   DefaultRequestHandler,
-  type DefaultRequestHandlerOptions,
-  type ExecutionEventBusManager,
-  type TaskStore,
+  DefaultRequestHandlerOptions,
+  ExecutionEventBusManager,
+  TaskStore,
 } from '@a2a-js/sdk/server';
 import type { Agent } from '@agentport/core';
 import { Hono } from 'hono';
@@ -16,6 +16,7 @@ import {
   REST_PATH,
 } from './card/agent-card.ts';
 import { createAgentExecutor } from './executor/agent-executor.ts';
+import { FastPathRequestHandler } from './handler/fast-path-request-handler.ts';
 import { type A2AUserBuilder, noAuthentication } from './http/call-context.ts';
 import { createCardHandler } from './http/card-route.ts';
 import { limitBody } from './http/json-body.ts';
@@ -51,7 +52,7 @@ export interface A2ASdkServer {
   app: Hono;
   /** The A2A v1.0 AgentCard the app serves. */
   card: AgentCard;
-  /** The SDK request handler behind both bindings. */
+  /** The request handler behind both bindings (the SDK's, with a fast path for new tasks). */
   requestHandler: DefaultRequestHandler;
   /** Cancels every task still running (its agent is aborted, the task ends canceled). */
   close(): void;
@@ -79,15 +80,11 @@ export function createA2ASdkServer(
   const legacyCompat = options.legacyCompat !== false;
   const card = createAgentCard(agent, config, options);
   const executor = createAgentExecutor(agent);
-  const requestHandler = new DefaultRequestHandler(
+  const requestHandler = new FastPathRequestHandler(
     card,
     options.taskStore ?? createA2ATaskStore(),
     executor,
     options.eventBusManager ?? new ListenerExecutionEventBusManager(),
-    undefined,
-    undefined,
-    undefined,
-    undefined,
     options.requestHandlerOptions,
   );
   const userBuilder = options.userBuilder ?? noAuthentication;
