@@ -13,11 +13,12 @@ import {
   taskResponseSchema,
 } from '../wire/task-schemas.ts';
 import { callJson, type HttpTransport, normalizeBaseUrl } from './http-transport.ts';
+import { fetchRequest, nodeHttpRequest } from './node-http-request.ts';
 import { watchTask } from './watch-task.ts';
 
 /** Options of {@link createA2AHttpClient}. */
 export interface A2AHttpClientOptions {
-  /** The fetch to use (default: the global fetch). */
+  /** The fetch to send every request with (default: `node:http(s)` with keep-alive agents). */
   fetch?: typeof globalThis.fetch;
   /** Headers sent with every request, such as `authorization`. */
   headers?: Record<string, string>;
@@ -118,7 +119,7 @@ export function createA2AHttpClient(
 ): A2AHttpClient {
   const transport: HttpTransport = {
     baseUrl: normalizeBaseUrl(baseUrl),
-    fetch: options.fetch ?? globalThis.fetch,
+    request: options.fetch === undefined ? nodeHttpRequest : fetchRequest(options.fetch),
     headers: { ...options.headers },
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   };

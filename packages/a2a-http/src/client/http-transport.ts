@@ -7,12 +7,14 @@ import { RemoteTimeoutError } from '../errors/remote-timeout-error.ts';
 import { RemoteUnreachableError } from '../errors/remote-unreachable-error.ts';
 import { AGENT_CARD_PATH } from '../wire/agent-card.ts';
 import { describeIssues, errorBodySchema } from '../wire/task-schemas.ts';
+import type { RequestFunction, TransportResponse } from './node-http-request.ts';
 
-/** How a client reaches its remote: base URL, fetch, headers and timeout. */
+/** How a client reaches its remote: base URL, request function, headers and timeout. */
 export interface HttpTransport {
   /** The base URL, without a trailing slash. */
   readonly baseUrl: string;
-  readonly fetch: typeof globalThis.fetch;
+  /** `node:http` by default, or the caller's fetch. */
+  readonly request: RequestFunction;
   readonly headers: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
 }
@@ -36,7 +38,7 @@ export interface HttpCall {
 
 /** An answered request; `fail` maps a later read error, `clear` stops its timeout. */
 export interface HttpExchange {
-  response: Response;
+  response: TransportResponse;
   fail(error: unknown): AgentPortError;
   clear(): void;
 }
@@ -111,7 +113,7 @@ export async function send(transport: HttpTransport, call: HttpCall): Promise<Ht
   };
   if (body !== undefined) headers['content-type'] = 'application/json';
   try {
-    const response = await transport.fetch(url, { method: call.method, headers, body, signal });
+    const response = await transport.request(url, { method: call.method, headers, body, signal });
     return { response, fail, clear };
   } catch (error) {
     throw fail(error);

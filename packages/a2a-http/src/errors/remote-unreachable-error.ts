@@ -1,8 +1,12 @@
 import { AgentPortError } from '@agentport/core';
 
+/** The system error code (`ECONNREFUSED`) of a node:http error, or of the cause of fetch's. */
 function systemCodeOf(cause: unknown): string | undefined {
-  const inner = (cause as { cause?: { code?: unknown } } | undefined)?.cause;
-  return typeof inner?.code === 'string' ? inner.code : undefined;
+  for (const error of [cause, (cause as { cause?: unknown } | undefined)?.cause]) {
+    const code = (error as { code?: unknown } | undefined)?.code;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
+  }
+  return undefined;
 }
 
 /** The remote could not be reached: connection refused, unknown host, reset (502). */

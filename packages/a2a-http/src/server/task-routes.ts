@@ -31,15 +31,19 @@ function taskBody(task: Task): { task: Task } {
   return { task };
 }
 
-/** Long-polls: the task once terminal, or as it is when the wait runs out or the server closes. */
+/**
+ * Long-polls: the task once terminal, or as it is when the wait runs out or the server closes.
+ * `known` is the task as the caller just got it (a fresh create), which saves reading it again.
+ */
 async function waitForTask(
   context: Context,
   options: TaskRoutesOptions,
   id: string,
   seconds: number,
+  known?: Task,
 ): Promise<Task> {
   const { runner, closing } = options;
-  const current = await runner.get(id);
+  const current = known ?? (await runner.get(id));
   if (seconds === 0 || isTerminalStatus(current.status) || closing.aborted) return current;
   const signal = AbortSignal.any([context.req.raw.signal, closing]);
   try {
@@ -63,7 +67,7 @@ export function registerTaskRoutes(app: Hono, options: TaskRoutesOptions): void 
     });
     context.header('location', `${context.req.path.replace(/\/+$/, '')}/${task.id}`);
     if (wait !== undefined && wait > 0) {
-      task = await waitForTask(context, options, task.id, wait);
+      task = await waitForTask(context, options, task.id, wait, task);
       if (context.req.raw.signal.aborted && !isTerminalStatus(task.status)) {
         // The caller left before learning the task's id, so nobody could ever cancel it.
         task = await runner.cancel(task.id);
