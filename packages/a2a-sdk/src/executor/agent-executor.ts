@@ -19,8 +19,17 @@ interface Run {
   canceled: boolean;
 }
 
+let lastMillis = Number.NaN;
+let lastTimestamp = '';
+
+/** The current time as an ISO string; cached per millisecond (`toISOString` costs ~1.5 µs). */
 function now(): string {
-  return new Date().toISOString();
+  const millis = Date.now();
+  if (millis !== lastMillis) {
+    lastMillis = millis;
+    lastTimestamp = new Date(millis).toISOString();
+  }
+  return lastTimestamp;
 }
 
 /**

@@ -27,13 +27,25 @@ export function sseResponse<T>(
   let open = true;
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
-      const send = (text: string) => {
-        if (!open) return;
+      // Events that come within one turn of the event loop leave as one chunk: one socket write
+      // (a syscall) instead of one per event.
+      let pending = '';
+      let scheduled: ReturnType<typeof setImmediate> | undefined;
+      const flush = () => {
+        scheduled = undefined;
+        if (!open || pending === '') return;
+        const text = pending;
+        pending = '';
         try {
           controller.enqueue(encoder.encode(text));
         } catch {
           open = false;
         }
+      };
+      const send = (text: string) => {
+        if (!open) return;
+        pending += text;
+        scheduled ??= setImmediate(flush);
       };
       try {
         if ('error' in first) throw first.error;
@@ -49,6 +61,8 @@ export function sseResponse<T>(
       } catch (error) {
         send(formatSSEErrorEvent(options.encodeError(error)));
       } finally {
+        if (scheduled !== undefined) clearImmediate(scheduled);
+        flush();
         if (open) {
           open = false;
           controller.close();
