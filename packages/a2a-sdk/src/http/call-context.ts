@@ -25,6 +25,42 @@ export interface CallContextOptions {
   defaultVersion?: string;
 }
 
+/**
+ * The request headers as Node parsed them, when the app runs on @hono/node-server (which passes
+ * the `IncomingMessage` as `env.incoming`): the object the SDK's Express adapters pass, and much
+ * cheaper than `c.req.header()`, which makes @hono/node-server build a full web `Headers`.
+ */
+function nodeHeadersOf(c: Context): Record<string, string | string[] | undefined> | undefined {
+  const env = c.env as { incoming?: { headers?: Record<string, string | string[] | undefined> } };
+  return env?.incoming?.headers;
+}
+
+/**
+ * An object that reads its properties from `read()` the first time anything looks at it: the
+ * headers in the call context are seldom read, and reading them all costs more than the rest of
+ * building the context.
+ */
+export function lazyObject<T extends object>(read: () => T): T {
+  const target = {} as T;
+  let filled = false;
+  const fill = () => {
+    if (!filled) {
+      filled = true;
+      Object.assign(target, read());
+    }
+    return target;
+  };
+  return new Proxy(target, {
+    get: (_, key) => Reflect.get(fill(), key),
+    has: (_, key) => Reflect.has(fill(), key),
+    ownKeys: () => Reflect.ownKeys(fill()),
+    getOwnPropertyDescriptor: (_, key) => Reflect.getOwnPropertyDescriptor(fill(), key),
+    set: (_, key, value) => Reflect.set(fill(), key, value),
+    deleteProperty: (_, key) => Reflect.deleteProperty(fill(), key),
+    defineProperty: (_, key, descriptor) => Reflect.defineProperty(fill(), key, descriptor),
+  });
+}
+
 /** Builds the SDK's ServerCallContext from a Hono request, as the SDK's Express adapters do. */
 export async function buildCallContext(
   c: Context,
@@ -37,7 +73,7 @@ export async function buildCallContext(
   return defaultServerCallContextBuilder({
     extensions: Extensions.parseServiceParameter(extensions),
     user,
-    headers: c.req.header(),
+    headers: nodeHeadersOf(c) ?? lazyObject(() => c.req.header()),
     requestedVersion: c.req.header(A2A_VERSION_HEADER) || options.defaultVersion,
     tenant: options.tenant,
   });

@@ -13,46 +13,89 @@ export interface SseOptions<T> {
 /** The first step of a stream: its first result, or the error reading it threw. */
 export type FirstStep<T> = { result: IteratorResult<T> } | { error: unknown };
 
+const NOT_YET = Symbol('not yet');
+
+/** The step a pending `next()` settles with, or NOT_YET if it does not within this loop turn. */
+function stepWithinTurn<T>(
+  next: Promise<IteratorResult<T>>,
+): Promise<FirstStep<T> | typeof NOT_YET> {
+  return new Promise((resolve) => {
+    const timer = setImmediate(() => resolve(NOT_YET));
+    next.then(
+      (result) => {
+        clearImmediate(timer);
+        resolve({ result });
+      },
+      (error: unknown) => {
+        clearImmediate(timer);
+        resolve({ error });
+      },
+    );
+  });
+}
+
 /**
  * Answers an SSE response from an iterator whose first step is already known (so that callers
- * can answer errors before the first event as plain JSON). When the client goes away the iterator
- * is still drained to its end: the SDK persists task state inside it.
+ * can answer errors before the first event as plain JSON). The events ready within the current
+ * turn of the event loop, and afterwards each batch of events that arrive within one turn, leave
+ * in one write: a quick task's whole stream is a single response body with its headers, instead
+ * of a socket write (a syscall) for the headers, each event and the end. When the client goes away
+ * the iterator is still drained to its end: the SDK persists task state inside it.
  */
-export function sseResponse<T>(
+export async function sseResponse<T>(
   iterator: AsyncIterator<T>,
   first: FirstStep<T>,
   options: SseOptions<T>,
-): Response {
+): Promise<Response> {
+  const headers = { ...SSE_HEADERS, ...options.headers };
+  let text = '';
+  let next: Promise<IteratorResult<T>> | undefined;
+  /** Adds a settled step to `text`; false once the stream is over. */
+  const take = (step: FirstStep<T>): boolean => {
+    if ('error' in step) {
+      text += formatSSEErrorEvent(options.encodeError(step.error));
+      return false;
+    }
+    if (step.result.done === true) return false;
+    text += formatSSEEvent(options.encode(step.result.value));
+    return true;
+  };
+
+  let open = take(first);
+  while (open) {
+    next = iterator.next();
+    const step = await stepWithinTurn(next);
+    if (step === NOT_YET) break;
+    next = undefined;
+    open = take(step);
+  }
+  if (!open) return new Response(text, { status: 200, headers });
+
   const encoder = new TextEncoder();
-  let open = true;
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
-      // Events that come within one turn of the event loop leave as one chunk: one socket write
-      // (a syscall) instead of one per event.
-      let pending = '';
+      let pending = text;
       let scheduled: ReturnType<typeof setImmediate> | undefined;
       const flush = () => {
         scheduled = undefined;
         if (!open || pending === '') return;
-        const text = pending;
+        const chunk = pending;
         pending = '';
         try {
-          controller.enqueue(encoder.encode(text));
+          controller.enqueue(encoder.encode(chunk));
         } catch {
           open = false;
         }
       };
-      const send = (text: string) => {
+      flush();
+      const send = (event: string) => {
         if (!open) return;
-        pending += text;
+        pending += event;
         scheduled ??= setImmediate(flush);
       };
       try {
-        if ('error' in first) throw first.error;
-        if (first.result.done === true) return;
-        send(formatSSEEvent(options.encode(first.result.value)));
         for (
-          let result = await iterator.next();
+          let result = await (next ?? iterator.next());
           result.done !== true;
           result = await iterator.next()
         ) {
@@ -73,7 +116,7 @@ export function sseResponse<T>(
       open = false;
     },
   });
-  return new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...options.headers } });
+  return new Response(body, { status: 200, headers });
 }
 
 /** Reads the first step of a stream, catching what it throws. */
