@@ -23,6 +23,7 @@ import {
   type ExecutionEventBusManager,
   ExecutionEventQueue,
   type RequestContext,
+  resolveUserScope,
   type ServerCallContext,
   type TaskStore,
 } from '@a2a-js/sdk/server';
@@ -33,6 +34,12 @@ import { TaskProgress } from './task-progress.ts';
 interface Started {
   readonly queue: ExecutionEventQueue;
   readonly progress: TaskProgress;
+  /** Ends the request's consumption of the task's events (it saves no more). */
+  stop(): void;
+}
+
+function runningKey(taskId: string, context: ServerCallContext): string {
+  return `${context.tenant ?? ''}\u0000${resolveUserScope(context)}\u0000${taskId}`;
 }
 
 function applyHistoryLength(task: Task, historyLength: number | undefined): Task {
@@ -73,6 +80,8 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
   readonly #buses: ExecutionEventBusManager;
   readonly #keepBusAlive: ReadonlySet<TaskState>;
   readonly #validateInputModes: boolean;
+  /** The tasks this handler's fast path is consuming events of (and saving), by scope and id. */
+  readonly #running = new Map<string, TaskProgress>();
 
   constructor(
     card: AgentCard,
@@ -81,9 +90,17 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     eventBusManager: ExecutionEventBusManager,
     options: DefaultRequestHandlerOptions = {},
   ) {
-    super(card, taskStore, executor, eventBusManager, undefined, undefined, undefined, undefined, {
-      ...options,
-    });
+    super(
+      card,
+      taskStore,
+      executor,
+      eventBusManager,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      options,
+    );
     this.#card = card;
     this.#store = taskStore;
     this.#executor = executor;
@@ -101,7 +118,10 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): Promise<Message | Task> {
-    if (!this.#startsNewTask(params)) return super.sendMessage(params, context);
+    if (!this.#startsNewTask(params)) {
+      this.#joinRunning(params, context);
+      return super.sendMessage(params, context);
+    }
     return this.#send(params, context);
   }
 
@@ -110,9 +130,20 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
     if (this.#card.capabilities?.streaming !== true || !this.#startsNewTask(params)) {
+      if (this.#card.capabilities?.streaming === true) this.#joinRunning(params, context);
       return super.sendMessageStream(params, context);
     }
     return this.#stream(params, context);
+  }
+
+  /**
+   * A follow-up message to a task whose first request is still being served here: the SDK adds
+   * it to the stored task's history, and so must this request's own copy, which it saves next.
+   */
+  #joinRunning(params: SendMessageRequest, context: ServerCallContext): void {
+    const message = params.message;
+    if (!message?.messageId || !message.taskId) return;
+    this.#running.get(runningKey(message.taskId, context))?.join(message);
   }
 
   #startsNewTask(params: SendMessageRequest): boolean {
@@ -130,7 +161,7 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
   }
 
   async #send(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
-    const { queue, progress } = await this.#start(params, context);
+    const { queue, progress, stop } = await this.#start(params, context);
     const historyLength = params.configuration?.historyLength;
     const blocking = params.configuration?.returnImmediately !== true;
     return new Promise((resolve, reject) => {
@@ -159,7 +190,7 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
             }
           }
         } finally {
-          queue.stop();
+          stop();
         }
         if (answered) return;
         const result = progress.message ?? progress.task;
@@ -187,7 +218,7 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    const { queue, progress } = await this.#start(params, context);
+    const { queue, progress, stop } = await this.#start(params, context);
     let pattern: 'undetermined' | 'message' | 'task' = 'undetermined';
     try {
       for await (const event of queue.events()) {
@@ -217,7 +248,7 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
         } else yield toStreamResponse(event);
       }
     } finally {
-      queue.stop();
+      stop();
     }
   }
 
@@ -266,7 +297,14 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     const bus = this.#buses.createOrGetByTaskId(taskId, context);
     const queue = new ExecutionEventQueue(bus);
     this.#execute(bus, requestContext);
-    return { queue, progress: new TaskProgress(userMessage) };
+    const progress = new TaskProgress(userMessage);
+    const key = runningKey(taskId, context);
+    this.#running.set(key, progress);
+    const stop = () => {
+      queue.stop();
+      this.#running.delete(key);
+    };
+    return { queue, progress, stop };
   }
 
   /** Runs the executor; a rejection fails the task on the bus; the bus is settled as the SDK does. */

@@ -43,6 +43,20 @@ export class TaskProgress {
     this.#userMessage = userMessage;
   }
 
+  /**
+   * Adds a follow-up message that the SDK is appending to the stored task (a request joining this
+   * one), so that this request's next saves keep it; false when the task cannot take it.
+   */
+  join(message: Message): boolean {
+    const task = this.task;
+    if (task === undefined || task.id !== message.taskId) return false;
+    if (message.contextId && message.contextId !== task.contextId) return false;
+    const state = task.status?.state;
+    if (state !== undefined && TERMINAL_STATES.has(state)) return false;
+    task.history = withMessage(task.history, message, false);
+    return true;
+  }
+
   /** Applies one event; true when the task changed (and so should be saved). */
   apply(event: AgentExecutionEvent): boolean {
     switch (event.kind) {

@@ -1,0 +1,241 @@
+import {
+  type Message,
+  Role,
+  SendMessageRequest,
+  type StreamResponse,
+  type Task,
+  TaskState,
+} from '@a2a-js/sdk';
+import {
+  AgentEvent,
+  type AgentExecutionEvent,
+  type AgentExecutor,
+  ServerCallContext,
+} from '@a2a-js/sdk/server';
+import type { Agent } from '@agentport/core';
+import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createAgentCard } from '../card/agent-card.ts';
+import { createAgentExecutor } from '../executor/agent-executor.ts';
+import { ListenerExecutionEventBusManager } from '../store/event-bus.ts';
+import { createA2ATaskStore } from '../store/memory-task-store.ts';
+import { eventually, kindsOf, outputOf, textOf, textRequest } from '../test-support/sdk-client.ts';
+import { FastPathRequestHandler } from './fast-path-request-handler.ts';
+
+const echo = createEchoAgent();
+
+function handlerFor(agent: Agent, executor: AgentExecutor = createAgentExecutor(agent)) {
+  const card = createAgentCard(agent, {
+    name: agent.name,
+    version: '1.0.0',
+    description: agent.name,
+    url: 'http://127.0.0.1:1/a2a/agent',
+  });
+  return new FastPathRequestHandler(
+    card,
+    createA2ATaskStore(),
+    executor,
+    new ListenerExecutionEventBusManager(),
+  );
+}
+
+const context = () => new ServerCallContext({ requestedVersion: '1.0' });
+
+function asTask(result: Message | Task): Task {
+  expect(result).toHaveProperty('status');
+  return result as Task;
+}
+
+function followUp(taskId: string, text: string): SendMessageRequest {
+  return SendMessageRequest.fromJSON({
+    message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], taskId },
+  });
+}
+
+async function collect(events: AsyncIterable<StreamResponse>): Promise<StreamResponse[]> {
+  const all: StreamResponse[] = [];
+  for await (const event of events) all.push(event);
+  return all;
+}
+
+const historyOf = (task: Task) => (task.history ?? []).map((message) => textOf(message.parts));
+
+/** An executor that publishes the given events, then returns (or throws `error`). */
+function scripted(
+  events: (taskId: string, contextId: string) => AgentExecutionEvent[],
+  error?: Error,
+) {
+  return {
+    async execute(requestContext, bus) {
+      for (const event of events(requestContext.taskId, requestContext.contextId)) {
+        bus.publish(event);
+      }
+      if (error !== undefined) throw error;
+    },
+    async cancelTask() {},
+  } satisfies AgentExecutor;
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('FastPathRequestHandler', () => {
+  it('answers a new task without deep-copying anything', async () => {
+    const handler = handlerFor(echo);
+    const clone = vi.spyOn(globalThis, 'structuredClone');
+    const task = asTask(await handler.sendMessage(textRequest('no copies'), context()));
+    const events = await collect(handler.sendMessageStream(textRequest('nor here'), context()));
+    expect(clone).not.toHaveBeenCalled();
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(outputOf(task)).toBe('no copies');
+    expect(kindsOf(events)).toEqual(['task', 'statusUpdate:TASK_STATE_COMPLETED']);
+  });
+
+  it('saves the finished task with its history, and applies historyLength to the answer only', async () => {
+    const handler = handlerFor(echo);
+    const answer = asTask(
+      await handler.sendMessage(textRequest('keep me', { historyLength: 0 }), context()),
+    );
+    expect(answer.history ?? []).toEqual([]);
+    const stored = await handler.getTask(
+      { tenant: '', id: answer.id, historyLength: undefined },
+      context(),
+    );
+    expect(stored.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(historyOf(stored)).toEqual(['keep me']);
+    expect(outputOf(stored)).toBe('keep me');
+  });
+
+  it('returns at once when asked to: the task is observable with GetTask while it runs, and cancelable', async () => {
+    const handler = handlerFor(createTickerAgent());
+    const started = asTask(
+      await handler.sendMessage(
+        textRequest('50 every 40ms', { returnImmediately: true }),
+        context(),
+      ),
+    );
+    expect(started.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    const running = await eventually(async () => {
+      const task = await handler.getTask(
+        { tenant: '', id: started.id, historyLength: undefined },
+        context(),
+      );
+      return outputOf(task).includes('tick 2') ? task : undefined;
+    });
+    expect(running.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    expect(historyOf(running)).toEqual(['50 every 40ms']);
+    const canceled = await handler.cancelTask(
+      { tenant: '', id: started.id, metadata: undefined },
+      context(),
+    );
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const later = await handler.getTask(
+      { tenant: '', id: started.id, historyLength: undefined },
+      context(),
+    );
+    expect(later.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(outputOf(later)).not.toContain('tick 50');
+  });
+
+  it('lets a follow-up message join a running task (through the SDK) and keeps it in the history', async () => {
+    const handler = handlerFor(createTickerAgent());
+    const started = asTask(
+      await handler.sendMessage(
+        textRequest('3 every 60ms', { returnImmediately: true }),
+        context(),
+      ),
+    );
+    const joined = asTask(await handler.sendMessage(followUp(started.id, 'and then?'), context()));
+    expect(joined.id).toBe(started.id);
+    expect(joined.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    // The SDK's own path re-applies appended chunks it finds already saved when two requests
+    // consume one task (it does so without the fast path too), so only the lines are compared.
+    const lines = (task: Task) => [...new Set(outputOf(task).split('\n'))];
+    expect(lines(joined)).toEqual(['tick 1', 'tick 2', 'tick 3']);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const stored = await handler.getTask(
+      { tenant: '', id: started.id, historyLength: undefined },
+      context(),
+    );
+    expect(historyOf(stored)).toEqual(['3 every 60ms', 'and then?']);
+    expect(lines(stored)).toEqual(['tick 1', 'tick 2', 'tick 3']);
+  });
+
+  it('refuses a follow-up message to a finished task, as the SDK does', async () => {
+    const handler = handlerFor(echo);
+    const task = asTask(await handler.sendMessage(textRequest('done'), context()));
+    await expect(handler.sendMessage(followUp(task.id, 'more'), context())).rejects.toMatchObject({
+      name: 'UnsupportedOperationError',
+    });
+  });
+
+  it('fails the task when the executor throws, blocking or streaming', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const handler = handlerFor(
+      echo,
+      scripted(() => [], new Error('boom')),
+    );
+    const task = asTask(await handler.sendMessage(textRequest('x'), context()));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(textOf(task.status?.message?.parts)).toBe('Agent execution error: boom');
+    expect(historyOf(task)[0]).toBe('x');
+    const events = await collect(handler.sendMessageStream(textRequest('y'), context()));
+    expect(kindsOf(events)).toEqual(['task', 'statusUpdate:TASK_STATE_FAILED']);
+  });
+
+  it('passes a Message answer through, blocking or streaming', async () => {
+    const reply = (taskId: string, contextId: string) => [
+      AgentEvent.message({
+        messageId: 'reply',
+        contextId,
+        taskId: '',
+        role: Role.ROLE_AGENT,
+        parts: [
+          {
+            content: { $case: 'text', value: `no task ${taskId === '' ? '' : 'needed'}` },
+            mediaType: 'text/plain',
+            filename: '',
+            metadata: undefined,
+          },
+        ],
+        metadata: undefined,
+        extensions: [],
+        referenceTaskIds: [],
+      }),
+    ];
+    const handler = handlerFor(echo, scripted(reply));
+    const message = (await handler.sendMessage(textRequest('hi'), context())) as Message;
+    expect(textOf(message.parts)).toBe('no task needed');
+    const events = await collect(handler.sendMessageStream(textRequest('hi'), context()));
+    expect(kindsOf(events)).toEqual(['message']);
+  });
+
+  it('rejects an executor that publishes nothing, and a stream that starts with an update', async () => {
+    const silent = handlerFor(
+      echo,
+      scripted(() => []),
+    );
+    await expect(silent.sendMessage(textRequest('x'), context())).rejects.toThrow(
+      'Agent execution finished without a result',
+    );
+    await expect(
+      silent.sendMessage(textRequest('x', { returnImmediately: true }), context()),
+    ).rejects.toMatchObject({ name: 'RequestMalformedError' });
+    const early = handlerFor(
+      echo,
+      scripted((taskId, contextId) => [
+        AgentEvent.statusUpdate({
+          taskId,
+          contextId,
+          status: { state: TaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: '' },
+          metadata: undefined,
+        }),
+      ]),
+    );
+    await expect(
+      collect(early.sendMessageStream(textRequest('x'), context())),
+    ).rejects.toMatchObject({ name: 'UnsupportedOperationError' });
+  });
+});

@@ -1,0 +1,32 @@
+import { STATE_HEADERS_KEY } from '@a2a-js/sdk/server';
+import { Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import { buildCallContext, lazyObject, noAuthentication } from './call-context.ts';
+
+describe('buildCallContext', () => {
+  it('carries the request headers in its state, as the Express adapters do', async () => {
+    const app = new Hono().post('/', async (c) => {
+      const context = await buildCallContext(c, { userBuilder: noAuthentication });
+      const headers = context.state.get(STATE_HEADERS_KEY) as Record<string, string>;
+      return c.json({ test: headers['x-test'], keys: Object.keys(headers).sort() });
+    });
+    const response = await app.request('/', { method: 'POST', headers: { 'X-Test': 'yes' } });
+    expect(await response.json()).toEqual({ test: 'yes', keys: ['x-test'] });
+  });
+});
+
+describe('lazyObject', () => {
+  it('reads its properties only when something looks at them, once', () => {
+    let reads = 0;
+    const object = lazyObject(() => {
+      reads += 1;
+      return { a: '1', b: '2' } as Record<string, string>;
+    });
+    expect(reads).toBe(0);
+    expect(object.a).toBe('1');
+    expect('b' in object).toBe(true);
+    expect(Object.keys(object)).toEqual(['a', 'b']);
+    expect({ ...object }).toEqual({ a: '1', b: '2' });
+    expect(reads).toBe(1);
+  });
+});

@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Listening, listenFetch } from '../test-support/listen.ts';
+import { firstStep, sseResponse } from './sse.ts';
+
+let server: Listening | undefined;
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const options = {
+  encode: (value: number) => ({ value }),
+  encodeError: (error: unknown) => ({ error: String(error) }),
+};
+
+async function serveEvents(events: () => AsyncGenerator<number>): Promise<Response> {
+  server = await listenFetch(async () => {
+    const iterator = events();
+    return sseResponse(iterator, await firstStep(iterator), options);
+  });
+  return fetch(server.origin);
+}
+
+describe('sseResponse', () => {
+  it('answers a stream whose events are all ready in one body, with its length', async () => {
+    const response = await serveEvents(async function* () {
+      yield 1;
+      yield 2;
+    });
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    expect(response.headers.get('content-length')).not.toBeNull();
+    expect(await response.text()).toBe('data: {"value":1}\n\ndata: {"value":2}\n\n');
+  });
+
+  it('streams events that come later, each as soon as it is there', async () => {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const response = await serveEvents(async function* () {
+      yield 1;
+      await released;
+      yield 2;
+    });
+    expect(response.headers.get('content-length')).toBeNull();
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    const first = await reader.read();
+    expect(decoder.decode(first.value)).toBe('data: {"value":1}\n\n');
+    release();
+    let rest = '';
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      rest += decoder.decode(chunk.value);
+    }
+    expect(rest).toBe('data: {"value":2}\n\n');
+  });
+
+  it('ends with an error event when the stream fails midway', async () => {
+    const response = await serveEvents(async function* () {
+      yield 1;
+      throw new Error('broken');
+    });
+    expect(await response.text()).toBe(
+      'data: {"value":1}\n\nevent: error\ndata: {"error":"Error: broken"}\n\n',
+    );
+  });
+});
