@@ -1,10 +1,10 @@
 import { Writable } from 'node:stream';
 import { Hono } from 'hono';
-import { requestId } from 'hono/request-id';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { accessLog } from './access-log.ts';
 import { apiKeyAuth } from './auth.ts';
+import { requestIds } from './request-id.ts';
 
 describe('accessLog', () => {
   it('logs one structured line per request with its id, and never a key', async () => {
@@ -17,7 +17,7 @@ describe('accessLog', () => {
     });
     const key = 'secret-key-0123456789';
     const app = new Hono();
-    app.use(requestId());
+    app.use(requestIds());
     app.use(accessLog(pino({ base: undefined }, destination)));
     app.use(apiKeyAuth([key]));
     app.get('/things', (context) => context.text('ok'));

@@ -11,7 +11,7 @@ export function accessLog(logger: Logger): MiddlewareHandler {
     await next();
     logger.info(
       {
-        requestId: context.res.headers.get('x-request-id') ?? undefined,
+        requestId: (context.get('requestId') as string | undefined) ?? undefined,
         method: context.req.method,
         path: context.req.path,
         status: context.res.status,

@@ -30,7 +30,8 @@ export async function serve(
   const controller = new AbortController();
   let gateway: Gateway | undefined;
   const stopped = listen(
-    { fetch: (request: Request) => (gateway as Gateway).app.fetch(request) },
+    // Pass the Node bindings on: SSE then writes straight to the socket, request ids to the response.
+    { fetch: (request: Request, env?: unknown) => (gateway as Gateway).app.fetch(request, env) },
     {
       port,
       hostname,

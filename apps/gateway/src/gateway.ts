@@ -12,12 +12,12 @@ import {
 } from '@agentport/rest-sse';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
-import { requestId } from 'hono/request-id';
 import type { Logger } from 'pino';
 import { accessLog } from './access-log.ts';
 import { apiKeyAuth } from './auth.ts';
 import { renderDocsPage } from './docs-page.ts';
 import { createOpenApiDocument, listRoutes } from './openapi.ts';
+import { requestIds } from './request-id.ts';
 import { describeRoute } from './route-docs.ts';
 
 /** Options of {@link createGateway}. */
@@ -153,7 +153,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const app = new Hono();
   app.onError(jsonErrorHandler);
   app.notFound(jsonNotFoundHandler);
-  app.use(requestId());
+  app.use(requestIds());
   if (options.logger !== undefined) app.use(accessLog(options.logger));
   if (options.cors !== undefined && options.cors !== false) {
     app.use(
