@@ -8,6 +8,7 @@ import { TaskNotCancelableError } from '../errors/task-not-cancelable-error.ts';
 import { TaskNotFoundError } from '../errors/task-not-found-error.ts';
 import { toAgentPortError } from '../errors/to-agentport-error.ts';
 import { createMemoryTaskStore } from './memory-task-store.ts';
+import { ProgressWriter } from './progress-writer.ts';
 import { isTerminalStatus, type Task } from './task.ts';
 import type { TaskListOptions, TaskPage, TaskStore } from './task-store.ts';
 
@@ -110,10 +111,15 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     }
   }
 
-  async function settle(id: string, event: AgentEvent, signal: AbortSignal): Promise<boolean> {
+  async function settle(
+    id: string,
+    event: AgentEvent,
+    signal: AbortSignal,
+    progress: ProgressWriter,
+  ): Promise<boolean> {
     if (signal.aborted) return true;
-    if (event.type === 'text-delta') return false;
     if (event.type === 'done') {
+      await progress.settle();
       await store.update(
         id,
         { status: 'completed', output: event.output },
@@ -122,8 +128,11 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       return true;
     }
     if (event.type === 'error') {
+      await progress.settle();
       const error = { code: event.code, message: event.message };
-      await store.update(id, { status: 'failed', error }, { expectedStatus: 'working' });
+      // The output produced before the failure is kept, as the progress writes would have.
+      const output = progress.output === '' ? {} : { output: progress.output };
+      await store.update(id, { status: 'failed', error, ...output }, { expectedStatus: 'working' });
       return true;
     }
     return false;
@@ -131,27 +140,24 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
 
   async function execute(id: string, controller: AbortController): Promise<void> {
     const { signal } = controller;
+    const progress = new ProgressWriter(store, id);
     try {
       const task = await store.update(id, { status: 'working' }, { expectedStatus: 'submitted' });
       const iterator = agent
         .stream(task.input, { signal, metadata: { ...task.metadata } })
         [Symbol.asyncIterator]();
       const reader = abortableReader(iterator, signal);
-      let output = '';
       try {
         while (!signal.aborted) {
           const step = await reader.next();
           if (step.done) break;
           const event = step.value;
-          if (event.type === 'text-delta') {
-            output += event.delta;
-            await store.update(id, { output }, { expectedStatus: 'working' });
-          }
-          if (await settle(id, event, signal)) return;
+          if (event.type === 'text-delta') progress.append(event.delta);
+          else if (await settle(id, event, signal, progress)) return;
         }
         if (!signal.aborted) {
           const message = `Agent '${agent.name}' ended without a result`;
-          await settle(id, { type: 'error', code: 'agent_failure', message }, signal);
+          await settle(id, { type: 'error', code: 'agent_failure', message }, signal, progress);
         }
       } finally {
         reader.dispose();
@@ -161,10 +167,12 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     } catch (error) {
       if (signal.aborted || isConflict(error)) return;
       const failure = toAgentPortError(error);
+      await progress.settle().catch(() => undefined);
+      const output = progress.output === '' ? {} : { output: progress.output };
       await store
         .update(
           id,
-          { status: 'failed', error: { code: failure.code, message: failure.message } },
+          { status: 'failed', error: { code: failure.code, message: failure.message }, ...output },
           {
             expectedStatus: ['submitted', 'working'],
           },

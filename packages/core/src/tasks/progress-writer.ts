@@ -1,0 +1,66 @@
+import type { TaskStore } from './task-store.ts';
+
+const nextTick: (callback: () => void) => void =
+  typeof globalThis.setImmediate === 'function'
+    ? (callback) => void globalThis.setImmediate(callback)
+    : (callback) => void setTimeout(callback, 0);
+
+/**
+ * Writes a working task's growing output to the store at most once per event-loop turn: deltas
+ * an agent yields in the same turn become one write. `settle` drops the pending write (the final
+ * update carries the whole output) and waits for one already under way, so writes stay in order.
+ */
+export class ProgressWriter {
+  readonly #store: TaskStore;
+  readonly #id: string;
+  #output = '';
+  #written = '';
+  #scheduled = false;
+  #settled = false;
+  #inflight: Promise<void> | undefined;
+  #failure: unknown;
+  #hasFailed = false;
+
+  constructor(store: TaskStore, id: string) {
+    this.#store = store;
+    this.#id = id;
+  }
+
+  /** The output so far. */
+  get output(): string {
+    return this.#output;
+  }
+
+  /** Appends a delta and schedules a write for the end of this turn; throws an earlier write's error. */
+  append(delta: string): void {
+    if (this.#hasFailed) throw this.#failure;
+    this.#output += delta;
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    nextTick(() => this.#flush());
+  }
+
+  #flush(): void {
+    this.#scheduled = false;
+    if (this.#settled || this.#output === this.#written) return;
+    const output = this.#output;
+    this.#written = output;
+    const previous = this.#inflight ?? Promise.resolve();
+    this.#inflight = previous.then(() =>
+      this.#store.update(this.#id, { output }, { expectedStatus: 'working' }).then(
+        () => undefined,
+        (error: unknown) => {
+          this.#failure = error;
+          this.#hasFailed = true;
+        },
+      ),
+    );
+  }
+
+  /** Stops writing progress; resolves once a write under way is done, rejects with its error. */
+  async settle(): Promise<void> {
+    this.#settled = true;
+    await this.#inflight;
+    if (this.#hasFailed) throw this.#failure;
+  }
+}
