@@ -114,8 +114,17 @@ export async function interleavedMedians(
     for (const run of Object.values(subjects)) await run();
   }
   const deadline = performance.now() + options.maxMs;
+  const order = Object.entries(subjects);
   for (let index = 0; index < options.runs && performance.now() < deadline; index += 1) {
-    for (const [name, run] of Object.entries(subjects)) {
+    // A new order every round: what one subject leaves behind is not always charged to the same next one.
+    for (let last = order.length - 1; last > 0; last -= 1) {
+      const pick = Math.floor(Math.random() * (last + 1));
+      [order[last], order[pick]] = [
+        order[pick] as (typeof order)[number],
+        order[last] as (typeof order)[number],
+      ];
+    }
+    for (const [name, run] of order) {
       const started = performance.now();
       await run();
       samples[name]?.push(performance.now() - started);
