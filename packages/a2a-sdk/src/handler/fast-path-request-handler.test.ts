@@ -186,7 +186,7 @@ describe('FastPathRequestHandler', () => {
   });
 
   it('passes a Message answer through, blocking or streaming', async () => {
-    const reply = (taskId: string, contextId: string) => [
+    const reply = (_taskId: string, contextId: string) => [
       AgentEvent.message({
         messageId: 'reply',
         contextId,
@@ -194,7 +194,7 @@ describe('FastPathRequestHandler', () => {
         role: Role.ROLE_AGENT,
         parts: [
           {
-            content: { $case: 'text', value: `no task ${taskId === '' ? '' : 'needed'}` },
+            content: { $case: 'text', value: 'no task needed' },
             mediaType: 'text/plain',
             filename: '',
             metadata: undefined,

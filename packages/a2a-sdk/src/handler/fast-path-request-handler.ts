@@ -223,11 +223,15 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     try {
       for await (const event of queue.events()) {
         // The SDK's stream ordering rules: a message alone, or a task then its updates.
-        if (
-          pattern === 'message' ||
-          (pattern === 'task' && (event.kind === 'task' || event.kind === 'message'))
-        ) {
-          throw new UnsupportedOperationError(`Stream ordering violation: received ${event.kind}.`);
+        if (pattern === 'message') {
+          throw new UnsupportedOperationError(
+            `Received ${event.kind} after message-only response.`,
+          );
+        }
+        if (pattern === 'task' && (event.kind === 'task' || event.kind === 'message')) {
+          throw new UnsupportedOperationError(
+            `Stream ordering violation: received ${event.kind} in task lifecycle stream.`,
+          );
         }
         if (pattern === 'undetermined') {
           if (event.kind === 'message') pattern = 'message';
