@@ -15,7 +15,7 @@ function startGateway(signal: AbortSignal): Promise<number> {
   let gateway: Gateway | undefined;
   return new Promise((resolve, reject) => {
     listen(
-      { fetch: (request: Request) => (gateway as Gateway).app.fetch(request) },
+      { fetch: (request: Request, env?: unknown) => (gateway as Gateway).app.fetch(request, env) },
       {
         port: 0,
         hostname: '127.0.0.1',
