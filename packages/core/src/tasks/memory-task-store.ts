@@ -67,6 +67,16 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
   const maxTasks = options.maxTasks ?? 10_000;
   const ttlMs = options.ttlMs ?? 3_600_000;
   const now = options.now ?? Date.now;
+  // Tasks change many times a millisecond under load; toISOString is a measurable cost per change.
+  let stampedAt = Number.NaN;
+  let stamp = '';
+  const isoAt = (at: number): string => {
+    if (at !== stampedAt) {
+      stampedAt = at;
+      stamp = new Date(at).toISOString();
+    }
+    return stamp;
+  };
   const entries = new Map<string, Entry>();
   /** Finished task ids in the order they finished, with when. */
   const finished = new Map<string, number>();
@@ -101,7 +111,7 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
       if (entries.has(input.id)) {
         throw new InvalidInputError(`Task '${input.id}' already exists`, { field: 'id' });
       }
-      const timestamp = new Date(at).toISOString();
+      const timestamp = isoAt(at);
       const task: Task = Object.freeze({
         id: input.id,
         agentName: input.agentName,
@@ -140,7 +150,7 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
       const task: Task = Object.freeze({
         ...current,
         ...patch,
-        updatedAt: new Date(at).toISOString(),
+        updatedAt: isoAt(at),
       });
       entry.task = task;
       if (isTerminalStatus(task.status)) finished.set(id, at);
