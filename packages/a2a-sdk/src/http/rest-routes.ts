@@ -18,12 +18,13 @@ import {
   toRestErrorBody,
 } from '@a2a-js/sdk/errors';
 import { type ServerCallContext, validateVersion } from '@a2a-js/sdk/server';
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { buildCallContext, extensionHeaders } from './call-context.ts';
 import { mediaTypeOf, readJsonBody } from './json-body.ts';
 import type { RestEnv, RestRouteOptions } from './rest-env.ts';
 import { parseHistoryLength, parseIncludeArtifacts, parseListTasksQuery } from './rest-query.ts';
+import { type RestParams, RestRouter } from './rest-router.ts';
 import { firstStep, sseResponse } from './sse.ts';
 
 type RestContext = Context<RestEnv>;
@@ -45,21 +46,21 @@ function withTenant(tenant: string | undefined, body: unknown): unknown {
   return { ...body, tenant };
 }
 
-function parseSendMessage(c: RestContext): SendMessageRequest {
-  const body = withTenant(c.req.param('tenant'), c.get('body'));
+function parseSendMessage(c: RestContext, params: RestParams): SendMessageRequest {
+  const body = withTenant(params.tenant, c.get('body'));
   const request = SendMessageRequest.fromJSON(body ?? {});
   if (!request.message) throw new RequestMalformedError('message is required');
   if (!request.message.messageId) throw new RequestMalformedError('message.messageId is required');
   return request;
 }
 
-function taskIdOf(c: RestContext, suffix = ''): string {
-  const raw = c.req.param('taskId') ?? '';
+function taskIdOf(params: RestParams, suffix = ''): string {
+  const raw = params.taskId ?? '';
   return suffix === '' ? raw : raw.slice(0, -suffix.length);
 }
 
-function tenantOf(c: RestContext): string {
-  return c.req.param('tenant') || c.req.query('tenant') || '';
+function tenantOf(c: RestContext, params: RestParams): string {
+  return params.tenant || c.req.query('tenant') || '';
 }
 
 function sendResult(result: Message | Task): SendMessageResponse {
@@ -71,16 +72,24 @@ function sendResult(result: Message | Task): SendMessageResponse {
   };
 }
 
+/** An HTTP+JSON binding: its routes, and how it answers a request given its path below `/rest`. */
+export interface RestBinding {
+  /** The binding's routes relative to `/rest`, in the order they are matched. */
+  routes: ReadonlyArray<{ method: string; path: string }>;
+  /** The binding's answer, or `undefined` when none of its routes answers the request. */
+  answer(c: RestContext, path: string): Promise<Response | undefined>;
+}
+
 /**
- * Registers the A2A v1.0 HTTP+JSON binding on a Hono app mounted at the binding's URL, matching
- * the SDK's Express `restHandler` route for route: `/message:send`, `/message:stream`,
- * `/tasks/{id}`, `/tasks/{id}:cancel`, `/tasks/{id}:subscribe`, `/tasks`, `/extendedAgentCard` and
- * the push-notification config routes, each also under a `/{tenant}` prefix.
+ * The A2A v1.0 HTTP+JSON binding, matching the SDK's Express `restHandler` route for route:
+ * `/message:send`, `/message:stream`, `/tasks/{id}`, `/tasks/{id}:cancel`,
+ * `/tasks/{id}:subscribe`, `/tasks`, `/extendedAgentCard` and the push-notification config
+ * routes, each also under a `/{tenant}` prefix; it answers `undefined` when no route matches.
  */
-export function registerRestRoutes(rest: Hono<RestEnv>, options: RestRouteOptions): void {
+export function createRestBinding(options: RestRouteOptions): RestBinding {
   const { requestHandler } = options;
 
-  rest.use('*', async (c, next) => {
+  const readBody = async (c: RestContext): Promise<Response | undefined> => {
     const contentType = c.req.header('content-type');
     const mediaType = mediaTypeOf(contentType);
     if (mediaType !== undefined && !JSON_TYPES.has(mediaType)) {
@@ -98,26 +107,30 @@ export function registerRestRoutes(rest: Hono<RestEnv>, options: RestRouteOption
       c.set('body', parsed.value);
       c.set('bodyRead', true);
     }
-    await next();
-  });
+    return undefined;
+  };
 
-  const contextOf = async (c: RestContext): Promise<ServerCallContext> => {
+  const contextOf = async (c: RestContext, params: RestParams): Promise<ServerCallContext> => {
     const context = await buildCallContext(c, {
       userBuilder: options.userBuilder,
-      tenant: c.req.param('tenant') || undefined,
+      tenant: params.tenant || undefined,
     });
     validateVersion(context.requestedVersion, await requestHandler.getAgentCard(), 'HTTP+JSON');
     return context;
   };
 
-  type Route = (c: RestContext, context: ServerCallContext) => Promise<Response>;
+  type Route = (
+    c: RestContext,
+    context: ServerCallContext,
+    params: RestParams,
+  ) => Promise<Response>;
   const route =
     (handler: Route) =>
-    async (c: RestContext): Promise<Response> => {
+    async (c: RestContext, params: RestParams): Promise<Response> => {
       let context: ServerCallContext | undefined;
       try {
-        context = await contextOf(c);
-        return await handler(c, context);
+        context = await contextOf(c, params);
+        return await handler(c, context, params);
       } catch (error) {
         return restErrorResponse(c, error, context ? extensionHeaders(context) : {});
       }
@@ -147,9 +160,9 @@ export function registerRestRoutes(rest: Hono<RestEnv>, options: RestRouteOption
     [
       'get',
       '/extendedAgentCard',
-      async (c, context) => {
+      async (c, context, params) => {
         const card = await requestHandler.getAuthenticatedExtendedAgentCard(
-          { tenant: tenantOf(c) },
+          { tenant: tenantOf(c, params) },
           context,
         );
         return json(c, context, AgentCard.toJSON(card));
@@ -158,26 +171,26 @@ export function registerRestRoutes(rest: Hono<RestEnv>, options: RestRouteOption
     [
       'post',
       '/:action{message:send}',
-      async (c, context) => {
-        const result = await requestHandler.sendMessage(parseSendMessage(c), context);
+      async (c, context, params) => {
+        const result = await requestHandler.sendMessage(parseSendMessage(c, params), context);
         return json(c, context, SendMessageResponse.toJSON(sendResult(result)));
       },
     ],
     [
       'post',
       '/:action{message:stream}',
-      async (c, context) =>
-        stream(c, context, requestHandler.sendMessageStream(parseSendMessage(c), context)),
+      async (c, context, params) =>
+        stream(c, context, requestHandler.sendMessageStream(parseSendMessage(c, params), context)),
     ],
     ...(['get', 'post'] as const).map((method): [typeof method, string, Route] => [
       method,
       '/tasks/:taskId{[^/]+:subscribe}',
-      async (c, context) =>
+      async (c, context, params) =>
         stream(
           c,
           context,
           requestHandler.resubscribe(
-            { id: taskIdOf(c, ':subscribe'), tenant: tenantOf(c) },
+            { id: taskIdOf(params, ':subscribe'), tenant: tenantOf(c, params) },
             context,
           ),
         ),
@@ -185,9 +198,9 @@ export function registerRestRoutes(rest: Hono<RestEnv>, options: RestRouteOption
     [
       'post',
       '/tasks/:taskId{[^/]+:cancel}',
-      async (c, context) => {
+      async (c, context, params) => {
         const task = await requestHandler.cancelTask(
-          { id: taskIdOf(c, ':cancel'), tenant: tenantOf(c), metadata: {} },
+          { id: taskIdOf(params, ':cancel'), tenant: tenantOf(c, params), metadata: {} },
           context,
         );
         return json(c, context, Task.toJSON(task));
@@ -196,12 +209,12 @@ export function registerRestRoutes(rest: Hono<RestEnv>, options: RestRouteOption
     [
       'get',
       '/tasks/:taskId',
-      async (c, context) => {
+      async (c, context, params) => {
         const historyLength = c.req.query('historyLength');
         const task = await requestHandler.getTask(
           {
-            id: taskIdOf(c),
-            tenant: tenantOf(c),
+            id: taskIdOf(params),
+            tenant: tenantOf(c, params),
             ...(historyLength === undefined
               ? {}
               : { historyLength: parseHistoryLength(historyLength) }),
@@ -214,8 +227,8 @@ export function registerRestRoutes(rest: Hono<RestEnv>, options: RestRouteOption
     [
       'get',
       '/tasks',
-      async (c, context) => {
-        const request = parseListTasksQuery(c.req.query(), tenantOf(c));
+      async (c, context, params) => {
+        const request = parseListTasksQuery(c.req.query(), tenantOf(c, params));
         const response = await requestHandler.listTasks(request, context);
         const {
           tasks = [],
@@ -243,13 +256,13 @@ export function registerRestRoutes(rest: Hono<RestEnv>, options: RestRouteOption
     [
       'post',
       '/tasks/:taskId/pushNotificationConfigs',
-      async (c, context) => {
+      async (c, context, params) => {
         const card = await requestHandler.getAgentCard();
         if (!card.capabilities?.pushNotifications) throw new PushNotificationNotSupportedError();
-        const body = withTenant(c.req.param('tenant'), c.get('body'));
+        const body = withTenant(params.tenant, c.get('body'));
         const config = TaskPushNotificationConfig.fromJSON({
           ...(body ?? {}),
-          taskId: taskIdOf(c),
+          taskId: taskIdOf(params),
         });
         const created = await requestHandler.createTaskPushNotificationConfig(config, context);
         return json(c, context, TaskPushNotificationConfig.toJSON(created), 201);
@@ -258,9 +271,9 @@ export function registerRestRoutes(rest: Hono<RestEnv>, options: RestRouteOption
     [
       'get',
       '/tasks/:taskId/pushNotificationConfigs',
-      async (c, context) => {
+      async (c, context, params) => {
         const response = await requestHandler.listTaskPushNotificationConfigs(
-          { taskId: taskIdOf(c), pageSize: 0, pageToken: '', tenant: tenantOf(c) },
+          { taskId: taskIdOf(params), pageSize: 0, pageToken: '', tenant: tenantOf(c, params) },
           context,
         );
         return json(c, context, ListTaskPushNotificationConfigsResponse.toJSON(response));
@@ -269,9 +282,9 @@ export function registerRestRoutes(rest: Hono<RestEnv>, options: RestRouteOption
     [
       'get',
       '/tasks/:taskId/pushNotificationConfigs/:configId',
-      async (c, context) => {
+      async (c, context, params) => {
         const config = await requestHandler.getTaskPushNotificationConfig(
-          { taskId: taskIdOf(c), id: c.req.param('configId') ?? '', tenant: tenantOf(c) },
+          { taskId: taskIdOf(params), id: params.configId ?? '', tenant: tenantOf(c, params) },
           context,
         );
         return json(c, context, TaskPushNotificationConfig.toJSON(config));
@@ -280,17 +293,22 @@ export function registerRestRoutes(rest: Hono<RestEnv>, options: RestRouteOption
     [
       'delete',
       '/tasks/:taskId/pushNotificationConfigs/:configId',
-      async (c, context) => {
+      async (c, context, params) => {
         await requestHandler.deleteTaskPushNotificationConfig(
-          { taskId: taskIdOf(c), id: c.req.param('configId') ?? '', tenant: tenantOf(c) },
+          { taskId: taskIdOf(params), id: params.configId ?? '', tenant: tenantOf(c, params) },
           context,
         );
         return c.body(null, 204, extensionHeaders(context));
       },
     ],
   ];
+  const router = new RestRouter();
   for (const [method, path, handler] of routes) {
-    rest[method](path, route(handler));
-    rest[method](`/:tenant${path}`, route(handler));
+    router.add(method, path, route(handler));
+    router.add(method, `/:tenant${path}`, route(handler));
   }
+  return {
+    routes: router.routes,
+    answer: async (c, path) => (await readBody(c)) ?? router.dispatch(c, path),
+  };
 }
