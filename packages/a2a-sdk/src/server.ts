@@ -21,10 +21,9 @@ import { type A2AUserBuilder, noAuthentication } from './http/call-context.ts';
 import { createCardHandler } from './http/card-route.ts';
 import { limitBody } from './http/json-body.ts';
 import { createJsonRpcHandler } from './http/json-rpc-route.ts';
-import { createLegacyRestBinding } from './http/legacy-rest-routes.ts';
+import { registerLegacyRestRoutes } from './http/legacy-rest-routes.ts';
 import type { RestEnv } from './http/rest-env.ts';
-import { pathBelowRoute } from './http/rest-router.ts';
-import { createRestBinding } from './http/rest-routes.ts';
+import { registerRestRoutes } from './http/rest-routes.ts';
 import { ListenerExecutionEventBusManager } from './store/event-bus.ts';
 import { createA2ATaskStore } from './store/memory-task-store.ts';
 
@@ -55,12 +54,6 @@ export interface A2ASdkServer {
   card: AgentCard;
   /** The request handler behind both bindings (the SDK's, with a fast path for new tasks). */
   requestHandler: DefaultRequestHandler;
-  /**
-   * The HTTP+JSON routes the app answers below its one `/rest/*` route, relative to the mount, in
-   * Hono's path syntax (`/rest/tasks/:taskId{[^/]+:cancel}`): for documentation (OpenAPI), since
-   * they are not in `app.routes`.
-   */
-  restRoutes: ReadonlyArray<{ method: string; path: string }>;
   /** Cancels every task still running (its agent is aborted, the task ends canceled). */
   close(): void;
 }
@@ -138,21 +131,12 @@ export function createA2ASdkServer(
     ),
   );
   const restOptions = { requestHandler, userBuilder, legacyCompat };
-  const legacyBinding = legacyCompat ? createLegacyRestBinding(restOptions) : undefined;
-  const binding = createRestBinding(restOptions);
-  // One wildcard route: the bindings match their own routes (see RestRouter for why).
-  rest.all('*', async (c) => {
-    const path = pathBelowRoute(c);
-    return (
-      (legacyBinding && (await legacyBinding.answer(c, path))) ??
-      (await binding.answer(c, path)) ??
-      c.json(toRestErrorBody(new Error(`No route for ${c.req.method} ${c.req.path}`), 404), 404)
-    );
-  });
+  if (legacyCompat) registerLegacyRestRoutes(rest, restOptions);
+  registerRestRoutes(rest, restOptions);
+  rest.all('*', (c) =>
+    c.json(toRestErrorBody(new Error(`No route for ${c.req.method} ${c.req.path}`), 404), 404),
+  );
   app.route(REST_PATH, rest);
 
-  const restRoutes = [...(legacyBinding?.routes ?? []), ...binding.routes].map(
-    ({ method, path }) => ({ method, path: `${REST_PATH}${path}` }),
-  );
-  return { app, card, requestHandler, restRoutes, close: () => executor.close() };
+  return { app, card, requestHandler, close: () => executor.close() };
 }

@@ -13,7 +13,7 @@ import {
   UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
 import { type ServerCallContext, validateVersion } from '@a2a-js/sdk/server';
-import type { Context } from 'hono';
+import type { Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { isLegacyVersion } from '../card/legacy-agent-card.ts';
 import { buildCallContext, extensionHeaders } from './call-context.ts';
@@ -25,8 +25,6 @@ import {
   type LegacyEvent,
 } from './legacy-rest-codec.ts';
 import type { RestEnv, RestRouteOptions } from './rest-env.ts';
-import { type RestParams, RestRouter } from './rest-router.ts';
-import type { RestBinding } from './rest-routes.ts';
 import { firstStep, sseResponse } from './sse.ts';
 
 type RestContext = Context<RestEnv>;
@@ -68,15 +66,15 @@ function isLegacyRequest(c: Context): boolean {
 }
 
 /**
- * The A2A v0.3 HTTP+JSON binding (`/v1/message:send` answering 201, `/v1/message:stream`,
+ * Registers the A2A v0.3 HTTP+JSON binding (`/v1/message:send` answering 201, `/v1/message:stream`,
  * `/v1/tasks/{id}`, `:cancel`, `:subscribe`, ...) for requests without `A2A-Version: 1.0`, over the
- * SDK's LegacyRestTransportHandler, as the SDK's Express `legacyRestRouter` does; it answers
- * `undefined` for other requests and paths, which go on to the v1.0 binding.
+ * SDK's LegacyRestTransportHandler, as the SDK's Express `legacyRestRouter` does; other requests
+ * and paths fall through to the v1.0 routes.
  */
-export function createLegacyRestBinding(options: RestRouteOptions): RestBinding {
+export function registerLegacyRestRoutes(rest: Hono<RestEnv>, options: RestRouteOptions): void {
   const transport = new LegacyRestTransportHandler(options.requestHandler);
 
-  const readBody = async (c: RestContext): Promise<Response | undefined> => {
+  rest.use('*', async (c, next) => {
     if (isLegacyRequest(c) && mediaTypeOf(c.req.header('content-type')) === 'application/json') {
       const parsed = await readJsonBody(c, { strict: false });
       if (!parsed.ok) {
@@ -89,16 +87,12 @@ export function createLegacyRestBinding(options: RestRouteOptions): RestBinding 
       c.set('body', parsed.value);
       c.set('bodyRead', true);
     }
-    return undefined;
-  };
+    await next();
+  });
 
-  type Route = (
-    c: RestContext,
-    context: ServerCallContext,
-    params: RestParams,
-  ) => Promise<Response>;
-  const route = (handler: Route) => async (c: RestContext, params: RestParams) => {
-    if (!isLegacyRequest(c)) return undefined;
+  type Route = (c: RestContext, context: ServerCallContext) => Promise<Response>;
+  const route = (handler: Route) => async (c: RestContext, next: () => Promise<void>) => {
+    if (!isLegacyRequest(c)) return next();
     let context: ServerCallContext | undefined;
     try {
       context = await buildCallContext(c, {
@@ -107,7 +101,7 @@ export function createLegacyRestBinding(options: RestRouteOptions): RestBinding 
         defaultVersion: A2A_LEGACY_PROTOCOL_VERSION,
       });
       validateVersion(context.requestedVersion, await transport.getAgentCard(), 'HTTP+JSON');
-      return await handler(c, context, params);
+      return await handler(c, context);
     } catch (error) {
       return legacyErrorResponse(c, error, context ? extensionHeaders(context, true) : {});
     }
@@ -132,8 +126,8 @@ export function createLegacyRestBinding(options: RestRouteOptions): RestBinding 
       headers,
     });
   };
-  const taskId = (params: RestParams, suffix = '') => {
-    const raw = params.taskId ?? '';
+  const taskId = (c: RestContext, suffix = '') => {
+    const raw = c.req.param('taskId') ?? '';
     return suffix === '' ? raw : raw.slice(0, -suffix.length);
   };
   const sendParams = (c: RestContext) =>
@@ -143,62 +137,48 @@ export function createLegacyRestBinding(options: RestRouteOptions): RestBinding 
     throw new PushNotificationNotSupportedError();
   };
 
-  const router = new RestRouter();
-  router.add(
-    'get',
+  rest.get(
     '/v1/card',
     route(async (_c, context) => {
       await transport.getAuthenticatedExtendedAgentCard(context);
       throw new UnsupportedOperationError('Agent does not support authenticated extended card.');
     }),
   );
-  router.add(
-    'post',
+  rest.post(
     '/v1/:action{message:send}',
     route(async (c, context) => {
       const result = await transport.sendMessage(sendParams(c), context);
       return json(c, context, encodeLegacyEvent(result as LegacyEvent), 201);
     }),
   );
-  router.add(
-    'post',
+  rest.post(
     '/v1/:action{message:stream}',
     route(async (c, context) =>
       stream(c, context, await transport.sendMessageStream(sendParams(c), context)),
     ),
   );
-  router.add(
-    'post',
+  rest.post(
     '/v1/tasks/:taskId{[^/]+:cancel}',
-    route(async (c, context, params) => {
-      const task = await transport.cancelTask(taskId(params, ':cancel'), context);
+    route(async (c, context) => {
+      const task = await transport.cancelTask(taskId(c, ':cancel'), context);
       return json(c, context, encodeLegacyTask(task as Parameters<typeof encodeLegacyTask>[0]));
     }),
   );
-  const subscribe = route(async (c, context, params) =>
-    stream(c, context, await transport.resubscribe(taskId(params, ':subscribe'), context)),
+  const subscribe = route(async (c, context) =>
+    stream(c, context, await transport.resubscribe(taskId(c, ':subscribe'), context)),
   );
-  router.add('get', '/v1/tasks/:taskId{[^/]+:subscribe}', subscribe);
-  router.add('post', '/v1/tasks/:taskId{[^/]+:subscribe}', subscribe);
-  router.add(
-    'get',
+  rest.get('/v1/tasks/:taskId{[^/]+:subscribe}', subscribe);
+  rest.post('/v1/tasks/:taskId{[^/]+:subscribe}', subscribe);
+  rest.get(
     '/v1/tasks/:taskId',
-    route(async (c, context, params) => {
+    route(async (c, context) => {
       const historyLength = c.req.query('historyLength') ?? c.req.query('history_length');
-      const task = await transport.getTask(taskId(params), context, historyLength);
+      const task = await transport.getTask(taskId(c), context, historyLength);
       return json(c, context, encodeLegacyTask(task as Parameters<typeof encodeLegacyTask>[0]));
     }),
   );
-  router.add('post', '/v1/tasks/:taskId/pushNotificationConfigs', route(pushNotSupported));
-  router.add('get', '/v1/tasks/:taskId/pushNotificationConfigs', route(pushNotSupported));
-  router.add('get', '/v1/tasks/:taskId/pushNotificationConfigs/:configId', route(pushNotSupported));
-  router.add(
-    'delete',
-    '/v1/tasks/:taskId/pushNotificationConfigs/:configId',
-    route(pushNotSupported),
-  );
-  return {
-    routes: router.routes,
-    answer: async (c, path) => (await readBody(c)) ?? router.dispatch(c, path),
-  };
+  rest.post('/v1/tasks/:taskId/pushNotificationConfigs', route(pushNotSupported));
+  rest.get('/v1/tasks/:taskId/pushNotificationConfigs', route(pushNotSupported));
+  rest.get('/v1/tasks/:taskId/pushNotificationConfigs/:configId', route(pushNotSupported));
+  rest.delete('/v1/tasks/:taskId/pushNotificationConfigs/:configId', route(pushNotSupported));
 }

@@ -18,13 +18,12 @@ import {
   toRestErrorBody,
 } from '@a2a-js/sdk/errors';
 import { type ServerCallContext, validateVersion } from '@a2a-js/sdk/server';
-import type { Context } from 'hono';
+import type { Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { buildCallContext, extensionHeaders } from './call-context.ts';
 import { mediaTypeOf, readJsonBody } from './json-body.ts';
 import type { RestEnv, RestRouteOptions } from './rest-env.ts';
 import { parseHistoryLength, parseIncludeArtifacts, parseListTasksQuery } from './rest-query.ts';
-import { type RestParams, RestRouter } from './rest-router.ts';
 import { firstStep, sseResponse } from './sse.ts';
 
 type RestContext = Context<RestEnv>;
@@ -46,21 +45,21 @@ function withTenant(tenant: string | undefined, body: unknown): unknown {
   return { ...body, tenant };
 }
 
-function parseSendMessage(c: RestContext, params: RestParams): SendMessageRequest {
-  const body = withTenant(params.tenant, c.get('body'));
+function parseSendMessage(c: RestContext): SendMessageRequest {
+  const body = withTenant(c.req.param('tenant'), c.get('body'));
   const request = SendMessageRequest.fromJSON(body ?? {});
   if (!request.message) throw new RequestMalformedError('message is required');
   if (!request.message.messageId) throw new RequestMalformedError('message.messageId is required');
   return request;
 }
 
-function taskIdOf(params: RestParams, suffix = ''): string {
-  const raw = params.taskId ?? '';
+function taskIdOf(c: RestContext, suffix = ''): string {
+  const raw = c.req.param('taskId') ?? '';
   return suffix === '' ? raw : raw.slice(0, -suffix.length);
 }
 
-function tenantOf(c: RestContext, params: RestParams): string {
-  return params.tenant || c.req.query('tenant') || '';
+function tenantOf(c: RestContext): string {
+  return c.req.param('tenant') || c.req.query('tenant') || '';
 }
 
 function sendResult(result: Message | Task): SendMessageResponse {
@@ -72,24 +71,16 @@ function sendResult(result: Message | Task): SendMessageResponse {
   };
 }
 
-/** An HTTP+JSON binding: its routes, and how it answers a request given its path below `/rest`. */
-export interface RestBinding {
-  /** The binding's routes relative to `/rest`, in the order they are matched. */
-  routes: ReadonlyArray<{ method: string; path: string }>;
-  /** The binding's answer, or `undefined` when none of its routes answers the request. */
-  answer(c: RestContext, path: string): Promise<Response | undefined>;
-}
-
 /**
- * The A2A v1.0 HTTP+JSON binding, matching the SDK's Express `restHandler` route for route:
- * `/message:send`, `/message:stream`, `/tasks/{id}`, `/tasks/{id}:cancel`,
- * `/tasks/{id}:subscribe`, `/tasks`, `/extendedAgentCard` and the push-notification config
- * routes, each also under a `/{tenant}` prefix; it answers `undefined` when no route matches.
+ * Registers the A2A v1.0 HTTP+JSON binding on a Hono app mounted at the binding's URL, matching
+ * the SDK's Express `restHandler` route for route: `/message:send`, `/message:stream`,
+ * `/tasks/{id}`, `/tasks/{id}:cancel`, `/tasks/{id}:subscribe`, `/tasks`, `/extendedAgentCard` and
+ * the push-notification config routes, each also under a `/{tenant}` prefix.
  */
-export function createRestBinding(options: RestRouteOptions): RestBinding {
+export function registerRestRoutes(rest: Hono<RestEnv>, options: RestRouteOptions): void {
   const { requestHandler } = options;
 
-  const readBody = async (c: RestContext): Promise<Response | undefined> => {
+  rest.use('*', async (c, next) => {
     const contentType = c.req.header('content-type');
     const mediaType = mediaTypeOf(contentType);
     if (mediaType !== undefined && !JSON_TYPES.has(mediaType)) {
@@ -107,30 +98,26 @@ export function createRestBinding(options: RestRouteOptions): RestBinding {
       c.set('body', parsed.value);
       c.set('bodyRead', true);
     }
-    return undefined;
-  };
+    await next();
+  });
 
-  const contextOf = async (c: RestContext, params: RestParams): Promise<ServerCallContext> => {
+  const contextOf = async (c: RestContext): Promise<ServerCallContext> => {
     const context = await buildCallContext(c, {
       userBuilder: options.userBuilder,
-      tenant: params.tenant || undefined,
+      tenant: c.req.param('tenant') || undefined,
     });
     validateVersion(context.requestedVersion, await requestHandler.getAgentCard(), 'HTTP+JSON');
     return context;
   };
 
-  type Route = (
-    c: RestContext,
-    context: ServerCallContext,
-    params: RestParams,
-  ) => Promise<Response>;
+  type Route = (c: RestContext, context: ServerCallContext) => Promise<Response>;
   const route =
     (handler: Route) =>
-    async (c: RestContext, params: RestParams): Promise<Response> => {
+    async (c: RestContext): Promise<Response> => {
       let context: ServerCallContext | undefined;
       try {
-        context = await contextOf(c, params);
-        return await handler(c, context, params);
+        context = await contextOf(c);
+        return await handler(c, context);
       } catch (error) {
         return restErrorResponse(c, error, context ? extensionHeaders(context) : {});
       }
@@ -160,9 +147,9 @@ export function createRestBinding(options: RestRouteOptions): RestBinding {
     [
       'get',
       '/extendedAgentCard',
-      async (c, context, params) => {
+      async (c, context) => {
         const card = await requestHandler.getAuthenticatedExtendedAgentCard(
-          { tenant: tenantOf(c, params) },
+          { tenant: tenantOf(c) },
           context,
         );
         return json(c, context, AgentCard.toJSON(card));
@@ -171,26 +158,26 @@ export function createRestBinding(options: RestRouteOptions): RestBinding {
     [
       'post',
       '/:action{message:send}',
-      async (c, context, params) => {
-        const result = await requestHandler.sendMessage(parseSendMessage(c, params), context);
+      async (c, context) => {
+        const result = await requestHandler.sendMessage(parseSendMessage(c), context);
         return json(c, context, SendMessageResponse.toJSON(sendResult(result)));
       },
     ],
     [
       'post',
       '/:action{message:stream}',
-      async (c, context, params) =>
-        stream(c, context, requestHandler.sendMessageStream(parseSendMessage(c, params), context)),
+      async (c, context) =>
+        stream(c, context, requestHandler.sendMessageStream(parseSendMessage(c), context)),
     ],
     ...(['get', 'post'] as const).map((method): [typeof method, string, Route] => [
       method,
       '/tasks/:taskId{[^/]+:subscribe}',
-      async (c, context, params) =>
+      async (c, context) =>
         stream(
           c,
           context,
           requestHandler.resubscribe(
-            { id: taskIdOf(params, ':subscribe'), tenant: tenantOf(c, params) },
+            { id: taskIdOf(c, ':subscribe'), tenant: tenantOf(c) },
             context,
           ),
         ),
@@ -198,9 +185,9 @@ export function createRestBinding(options: RestRouteOptions): RestBinding {
     [
       'post',
       '/tasks/:taskId{[^/]+:cancel}',
-      async (c, context, params) => {
+      async (c, context) => {
         const task = await requestHandler.cancelTask(
-          { id: taskIdOf(params, ':cancel'), tenant: tenantOf(c, params), metadata: {} },
+          { id: taskIdOf(c, ':cancel'), tenant: tenantOf(c), metadata: {} },
           context,
         );
         return json(c, context, Task.toJSON(task));
@@ -209,12 +196,12 @@ export function createRestBinding(options: RestRouteOptions): RestBinding {
     [
       'get',
       '/tasks/:taskId',
-      async (c, context, params) => {
+      async (c, context) => {
         const historyLength = c.req.query('historyLength');
         const task = await requestHandler.getTask(
           {
-            id: taskIdOf(params),
-            tenant: tenantOf(c, params),
+            id: taskIdOf(c),
+            tenant: tenantOf(c),
             ...(historyLength === undefined
               ? {}
               : { historyLength: parseHistoryLength(historyLength) }),
@@ -227,8 +214,8 @@ export function createRestBinding(options: RestRouteOptions): RestBinding {
     [
       'get',
       '/tasks',
-      async (c, context, params) => {
-        const request = parseListTasksQuery(c.req.query(), tenantOf(c, params));
+      async (c, context) => {
+        const request = parseListTasksQuery(c.req.query(), tenantOf(c));
         const response = await requestHandler.listTasks(request, context);
         const {
           tasks = [],
@@ -256,13 +243,13 @@ export function createRestBinding(options: RestRouteOptions): RestBinding {
     [
       'post',
       '/tasks/:taskId/pushNotificationConfigs',
-      async (c, context, params) => {
+      async (c, context) => {
         const card = await requestHandler.getAgentCard();
         if (!card.capabilities?.pushNotifications) throw new PushNotificationNotSupportedError();
-        const body = withTenant(params.tenant, c.get('body'));
+        const body = withTenant(c.req.param('tenant'), c.get('body'));
         const config = TaskPushNotificationConfig.fromJSON({
           ...(body ?? {}),
-          taskId: taskIdOf(params),
+          taskId: taskIdOf(c),
         });
         const created = await requestHandler.createTaskPushNotificationConfig(config, context);
         return json(c, context, TaskPushNotificationConfig.toJSON(created), 201);
@@ -271,9 +258,9 @@ export function createRestBinding(options: RestRouteOptions): RestBinding {
     [
       'get',
       '/tasks/:taskId/pushNotificationConfigs',
-      async (c, context, params) => {
+      async (c, context) => {
         const response = await requestHandler.listTaskPushNotificationConfigs(
-          { taskId: taskIdOf(params), pageSize: 0, pageToken: '', tenant: tenantOf(c, params) },
+          { taskId: taskIdOf(c), pageSize: 0, pageToken: '', tenant: tenantOf(c) },
           context,
         );
         return json(c, context, ListTaskPushNotificationConfigsResponse.toJSON(response));
@@ -282,9 +269,9 @@ export function createRestBinding(options: RestRouteOptions): RestBinding {
     [
       'get',
       '/tasks/:taskId/pushNotificationConfigs/:configId',
-      async (c, context, params) => {
+      async (c, context) => {
         const config = await requestHandler.getTaskPushNotificationConfig(
-          { taskId: taskIdOf(params), id: params.configId ?? '', tenant: tenantOf(c, params) },
+          { taskId: taskIdOf(c), id: c.req.param('configId') ?? '', tenant: tenantOf(c) },
           context,
         );
         return json(c, context, TaskPushNotificationConfig.toJSON(config));
@@ -293,22 +280,17 @@ export function createRestBinding(options: RestRouteOptions): RestBinding {
     [
       'delete',
       '/tasks/:taskId/pushNotificationConfigs/:configId',
-      async (c, context, params) => {
+      async (c, context) => {
         await requestHandler.deleteTaskPushNotificationConfig(
-          { taskId: taskIdOf(params), id: params.configId ?? '', tenant: tenantOf(c, params) },
+          { taskId: taskIdOf(c), id: c.req.param('configId') ?? '', tenant: tenantOf(c) },
           context,
         );
         return c.body(null, 204, extensionHeaders(context));
       },
     ],
   ];
-  const router = new RestRouter();
   for (const [method, path, handler] of routes) {
-    router.add(method, path, route(handler));
-    router.add(method, `/:tenant${path}`, route(handler));
+    rest[method](path, route(handler));
+    rest[method](`/:tenant${path}`, route(handler));
   }
-  return {
-    routes: router.routes,
-    answer: async (c, path) => (await readBody(c)) ?? router.dispatch(c, path),
-  };
 }
