@@ -1,29 +1,14 @@
-import {
-  AgentFailureError,
-  CancellationError,
-  defineAgent,
-  type Task,
-  TaskNotFoundError,
-} from '@agentport/core';
+import { CancellationError, type Task, TaskNotFoundError } from '@agentport/core';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RemoteHttpError } from '../errors/remote-http-error.ts';
 import { RemoteTaskNotFoundError } from '../errors/remote-task-not-found-error.ts';
 import { createA2AHttpServer } from '../server/create-a2a-http-server.ts';
+import { failingAgent } from '../testing/failing-agent.ts';
 import { type Served, serve } from '../testing/serve.ts';
 import { createA2AHttpClient } from './create-a2a-http-client.ts';
 
-const failing = defineAgent({
-  name: 'failing',
-  async *run() {
-    yield { type: 'text-delta', delta: 'partial' };
-    throw new AgentFailureError({
-      agentName: 'failing',
-      code: 'quota_exceeded',
-      message: 'Out of quota',
-    });
-  },
-});
+const failing = failingAgent;
 
 let ticker: Served;
 let echo: Served;

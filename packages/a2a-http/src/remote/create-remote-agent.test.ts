@@ -3,7 +3,6 @@ import {
   AgentFailureError,
   CancellationError,
   createTaskRunner,
-  defineAgent,
   isValidAgentName,
 } from '@agentport/core';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
@@ -12,21 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MalformedResponseError } from '../errors/malformed-response-error.ts';
 import { RemoteUnreachableError } from '../errors/remote-unreachable-error.ts';
 import { createA2AHttpServer } from '../server/create-a2a-http-server.ts';
+import { failingAgent } from '../testing/failing-agent.ts';
 import { type Served, serve } from '../testing/serve.ts';
 import { agentNameFromCard } from './agent-name-from-card.ts';
 import { createRemoteAgent } from './create-remote-agent.ts';
 
-const failing = defineAgent({
-  name: 'failing',
-  async *run() {
-    yield { type: 'text-delta', delta: 'partial' };
-    throw new AgentFailureError({
-      agentName: 'failing',
-      code: 'quota_exceeded',
-      message: 'Out of quota',
-    });
-  },
-});
+const failing = failingAgent;
 
 const tickerServer = createA2AHttpServer({
   agent: createTickerAgent(),
