@@ -10,6 +10,7 @@ import type { Agent } from '@agentport/core';
 import { Hono } from 'hono';
 import {
   type A2ASdkServerConfig,
+  AGENT_CARD_ROUTE,
   type AgentCardOptions,
   createAgentCard,
   JSON_RPC_PATH,
@@ -28,7 +29,7 @@ import { ListenerExecutionEventBusManager } from './store/event-bus.ts';
 import { createA2ATaskStore } from './store/memory-task-store.ts';
 
 /** The path of the AgentCard relative to the mount. */
-export const AGENT_CARD_ROUTE = '/.well-known/agent-card.json';
+export { AGENT_CARD_ROUTE };
 
 /** Options of {@link createA2ASdkServer}. */
 export interface A2ASdkServerOptions extends AgentCardOptions {

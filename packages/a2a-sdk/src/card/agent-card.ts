@@ -3,6 +3,7 @@ import { A2A_PROTOCOL_VERSION, AgentCard } from '@a2a-js/sdk';
 import { duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3';
 import type { Agent } from '@agentport/core';
 import { InvalidInputError } from '@agentport/core';
+import { parseAbsoluteUrl } from '../absolute-url.ts';
 
 /** What an A2A server is configured with: the agent's public identity and where it is served. */
 export interface A2ASdkServerConfig {
@@ -34,19 +35,13 @@ export interface AgentCardOptions {
 export const JSON_RPC_PATH = '/jsonrpc';
 /** The path of the HTTP+JSON binding relative to the mount. */
 export const REST_PATH = '/rest';
+/** The path of the AgentCard relative to the mount. */
+export const AGENT_CARD_ROUTE = '/.well-known/agent-card.json';
 
 const TEXT_MODES = ['text/plain', 'application/json'];
 
 function absoluteUrl(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch (error) {
-    throw new InvalidInputError(`A2A server url must be an absolute URL, got '${url}'`, {
-      field: 'url',
-      cause: error,
-    });
-  }
+  const parsed = parseAbsoluteUrl(url, 'A2A server url');
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new InvalidInputError(`A2A server url must use http or https, got '${url}'`, {
       field: 'url',

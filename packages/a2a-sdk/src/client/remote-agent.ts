@@ -18,9 +18,10 @@ import {
   AgentPortError,
   CancellationError,
   defineAgent,
-  InvalidInputError,
   isValidAgentName,
 } from '@agentport/core';
+import { parseAbsoluteUrl } from '../absolute-url.ts';
+import { AGENT_CARD_ROUTE } from '../card/agent-card.ts';
 import { RemoteAgentCardError } from '../errors/remote-agent-card-error.ts';
 import { RemoteAgentError } from '../errors/remote-agent-error.ts';
 import { RemoteTaskTranslator } from './remote-events.ts';
@@ -41,21 +42,11 @@ export interface RemoteSdkAgentOptions {
   fetch?: typeof fetch;
 }
 
-const CARD_PATH = '.well-known/agent-card.json';
-
 /** The card URL of a per-agent base URL (`<base>/.well-known/agent-card.json`) or a card URL as is. */
 export function agentCardUrlOf(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch (error) {
-    throw new InvalidInputError(`Remote agent url must be an absolute URL, got '${url}'`, {
-      field: 'url',
-      cause: error,
-    });
-  }
+  const parsed = parseAbsoluteUrl(url, 'Remote agent url');
   if (parsed.pathname.endsWith('.json')) return parsed.href;
-  parsed.pathname = `${parsed.pathname.replace(/\/+$/, '')}/${CARD_PATH}`;
+  parsed.pathname = `${parsed.pathname.replace(/\/+$/, '')}${AGENT_CARD_ROUTE}`;
   return parsed.href;
 }
 
