@@ -146,6 +146,32 @@ describe('createMemoryTaskStore', () => {
     expect(ids).toEqual(['sixth', 'fifth', 'fourth', 'running']);
   });
 
+  it('keeps evicting in finishing order across thousands of tasks', async () => {
+    let clock = 0;
+    const store = createMemoryTaskStore({ maxTasks: 100, ttlMs: 1_000_000, now: () => clock });
+    for (let index = 0; index < 5_000; index += 1) {
+      clock = index;
+      await store.create(newTask(`t${index}`));
+      await finish(store, `t${index}`);
+      // A later write to a finished task must not count it twice in the eviction order.
+      await store.update(`t${index}`, {}, { expectedStatus: 'completed' });
+    }
+    const kept: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await store.list({ limit: 100, ...(cursor === undefined ? {} : { cursor }) });
+      kept.push(...page.tasks.map((task) => task.id));
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    expect(kept).toHaveLength(100);
+    expect(kept[0]).toBe('t4999');
+    expect(kept.at(-1)).toBe('t4900');
+    clock = 4_999 + 1_000_000 - 50;
+    await expect(store.deleteExpired()).resolves.toBe(50);
+    await expect(store.get('t4949')).resolves.toBeUndefined();
+    await expect(store.get('t4950')).resolves.toBeDefined();
+  });
+
   it('notifies subscribers of every change until they unsubscribe', async () => {
     const store = createMemoryTaskStore();
     const seen: Task[] = [];

@@ -78,8 +78,13 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
     return stamp;
   };
   const entries = new Map<string, Entry>();
-  /** Finished task ids in the order they finished, with when. */
-  const finished = new Map<string, number>();
+  /**
+   * Finished tasks in the order they finished (a task finishes once), as a queue read from `head`:
+   * a Map used as a queue keeps its deleted entries as holes that every eviction walks again.
+   */
+  const finishedIds: string[] = [];
+  const finishedAts: number[] = [];
+  let head = 0;
   const listeners = new Set<TaskListener>();
   let sequence = 0;
 
@@ -94,12 +99,17 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
   }
 
   function evict(at: number): number {
-    let removed = 0;
-    for (const [id, finishedAt] of finished) {
-      if (finishedAt + ttlMs > at && entries.size < maxTasks) break;
-      finished.delete(id);
-      entries.delete(id);
-      removed += 1;
+    const start = head;
+    while (head < finishedIds.length) {
+      if ((finishedAts[head] as number) + ttlMs > at && entries.size < maxTasks) break;
+      entries.delete(finishedIds[head] as string);
+      head += 1;
+    }
+    const removed = head - start;
+    if (head > 1024 && head * 2 > finishedIds.length) {
+      finishedIds.splice(0, head);
+      finishedAts.splice(0, head);
+      head = 0;
     }
     return removed;
   }
@@ -153,7 +163,10 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
         updatedAt: isoAt(at),
       });
       entry.task = task;
-      if (isTerminalStatus(task.status)) finished.set(id, at);
+      if (isTerminalStatus(task.status) && !isTerminalStatus(current.status)) {
+        finishedIds.push(id);
+        finishedAts.push(at);
+      }
       notify(task);
       return task;
     },
