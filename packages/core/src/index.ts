@@ -1,4 +1,4 @@
-export { nextOrAbort, sleep } from './abortable.ts';
+export { type LinkedSignal, linkSignals, nextOrAbort, sleep } from './abortable.ts';
 export type { Agent, AgentRunOptions } from './agent.ts';
 export type {
   AgentEvent,

@@ -1,4 +1,9 @@
-import { type AgentPortError, CancellationError, InvalidInputError } from '@agentport/core';
+import {
+  type AgentPortError,
+  CancellationError,
+  InvalidInputError,
+  linkSignals,
+} from '@agentport/core';
 import type * as z from 'zod';
 import { MalformedResponseError } from '../errors/malformed-response-error.ts';
 import { RemoteHttpError } from '../errors/remote-http-error.ts';
@@ -36,11 +41,15 @@ export interface HttpCall {
   accept?: string;
 }
 
-/** An answered request; `fail` maps a later read error, `clear` stops its timeout. */
+/**
+ * An answered request; `fail` maps a later read error, `clear` stops its timeout, `release` also
+ * stops following the caller's signal (once the response is read or abandoned).
+ */
 export interface HttpExchange {
   response: TransportResponse;
   fail(error: unknown): AgentPortError;
   clear(): void;
+  release(): void;
 }
 
 /**
@@ -93,20 +102,26 @@ export async function send(transport: HttpTransport, call: HttpCall): Promise<Ht
   const { operation } = call;
   const body = encodeBody(call);
   const timeoutMs = call.timeoutMs ?? transport.timeoutMs;
+  if (call.signal?.aborted) {
+    throw new CancellationError(`${operation} was canceled`, { cause: call.signal.reason });
+  }
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(), timeoutMs);
+  const linked = call.signal === undefined ? undefined : linkSignals([call.signal, timeout.signal]);
+  const signal = linked?.signal ?? timeout.signal;
   const clear = () => clearTimeout(timer);
-  const fail = (error: unknown): AgentPortError => {
+  const release = () => {
     clear();
+    linked?.dispose();
+  };
+  const fail = (error: unknown): AgentPortError => {
+    release();
     if (call.signal?.aborted) {
       return new CancellationError(`${operation} was canceled`, { cause: error });
     }
     if (timeout.signal.aborted) return new RemoteTimeoutError(operation, shownUrl, timeoutMs);
     return new RemoteUnreachableError(operation, shownUrl, error);
   };
-  if (call.signal?.aborted) throw fail(call.signal.reason);
-  const signal =
-    call.signal === undefined ? timeout.signal : AbortSignal.any([call.signal, timeout.signal]);
   const headers: Record<string, string> = {
     accept: call.accept ?? 'application/json',
     ...transport.headers,
@@ -114,7 +129,7 @@ export async function send(transport: HttpTransport, call: HttpCall): Promise<Ht
   if (body !== undefined) headers['content-type'] = 'application/json';
   try {
     const response = await transport.request(url, { method: call.method, headers, body, signal });
-    return { response, fail, clear };
+    return { response, fail, clear, release };
   } catch (error) {
     throw fail(error);
   }
@@ -185,6 +200,6 @@ export async function callJson<TSchema extends z.ZodType>(
     }
     return parseJsonText(call.operation, text, schema);
   } finally {
-    exchange.clear();
+    exchange.release();
   }
 }

@@ -44,7 +44,7 @@ export async function* watchTask(
       );
     }
   } catch (error) {
-    exchange.clear();
+    exchange.release();
     await response.body?.cancel().catch(() => undefined);
     throw error;
   }
@@ -78,6 +78,7 @@ export async function* watchTask(
       }
     }
   } finally {
+    exchange.release();
     await reader.cancel().catch(() => undefined);
   }
 }

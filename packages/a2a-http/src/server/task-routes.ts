@@ -1,4 +1,4 @@
-import { isTerminalStatus, type Task, type TaskRunner } from '@agentport/core';
+import { isTerminalStatus, linkSignals, type Task, type TaskRunner } from '@agentport/core';
 import {
   limitBody,
   methodNotAllowed,
@@ -45,13 +45,21 @@ async function waitForTask(
   const { runner, closing } = options;
   const current = known ?? (await runner.get(id));
   if (seconds === 0 || isTerminalStatus(current.status) || closing.aborted) return current;
-  const signal = AbortSignal.any([context.req.raw.signal, closing]);
+  const linked = linkSignals([context.req.raw.signal, closing]);
   try {
-    return await runner.wait(id, { signal, timeoutMs: seconds * 1000 });
+    return await runner.wait(id, { signal: linked.signal, timeoutMs: seconds * 1000 });
   } catch (error) {
-    if (signal.aborted) return runner.get(id);
+    if (linked.signal.aborted) return runner.get(id);
     throw error;
+  } finally {
+    linked.dispose();
   }
+}
+
+/** The `wait` query parameter alone (reading one parameter is cheaper than all of them). */
+function waitSeconds(context: Context): number | undefined {
+  const wait = context.req.query('wait');
+  return wait === undefined ? undefined : parseQuery({ wait }, waitQuerySchema).wait;
 }
 
 /** Registers `/tasks`, `/tasks/{id}`, `/tasks/{id}/cancel` and `/tasks/{id}/events` on `app`. */
@@ -60,7 +68,7 @@ export function registerTaskRoutes(app: Hono, options: TaskRoutesOptions): void 
 
   app.post('/tasks', limitBody(options.maxBodyBytes), async (context) => {
     if (options.refusing.aborted) throw new ShuttingDownError();
-    const { wait } = parseQuery(context.req.query(), waitQuerySchema);
+    const wait = waitSeconds(context);
     const request = await parseJsonBody(context, createTaskRequestSchema);
     let task = await runner.submit(request.input, {
       ...(request.metadata === undefined ? {} : { metadata: request.metadata }),
@@ -84,8 +92,12 @@ export function registerTaskRoutes(app: Hono, options: TaskRoutesOptions): void 
   app.all('/tasks', methodNotAllowed(['GET', 'HEAD', 'POST']));
 
   app.get('/tasks/:id', async (context) => {
-    const { wait } = parseQuery(context.req.query(), waitQuerySchema);
-    const task = await waitForTask(context, options, context.req.param('id'), wait ?? 0);
+    const task = await waitForTask(
+      context,
+      options,
+      context.req.param('id'),
+      waitSeconds(context) ?? 0,
+    );
     // Answered because the server is closing: don't keep the connection open for more.
     if (closing.aborted) context.header('connection', 'close');
     return context.json(taskBody(task));
@@ -106,11 +118,15 @@ export function registerTaskRoutes(app: Hono, options: TaskRoutesOptions): void 
     return streamSSE(
       context,
       async (writer) => {
-        const signal = AbortSignal.any([writer.signal, closing]);
+        const linked = linkSignals([writer.signal, closing]);
         let sequence = 0;
-        for await (const task of runner.watch(id, { signal })) {
-          sequence += 1;
-          writer.write({ event: 'task', data: JSON.stringify(taskBody(task)), id: sequence });
+        try {
+          for await (const task of runner.watch(id, { signal: linked.signal })) {
+            sequence += 1;
+            writer.write({ event: 'task', data: JSON.stringify(taskBody(task)), id: sequence });
+          }
+        } finally {
+          linked.dispose();
         }
       },
       options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs },
