@@ -21,6 +21,8 @@ export {
   type ListenOptions,
   listen,
 } from './http/listen.ts';
+export { requestHeader } from './http/request-header.ts';
+export { setResponseHeader } from './http/response-header.ts';
 export { agentFailure, writeAgentEvents } from './server/agent-events.ts';
 export { type AgentSummary, describeAgent } from './server/describe-agent.ts';
 export {

@@ -5,6 +5,7 @@ import {
   parseJsonBody,
   ShuttingDownError,
   SSE_HEADERS,
+  setResponseHeader,
   streamSSE,
 } from '@agentport/rest-sse';
 import type { Context, Hono } from 'hono';
@@ -73,7 +74,6 @@ export function registerTaskRoutes(app: Hono, options: TaskRoutesOptions): void 
     let task = await runner.submit(request.input, {
       ...(request.metadata === undefined ? {} : { metadata: request.metadata }),
     });
-    context.header('location', `${context.req.path.replace(/\/+$/, '')}/${task.id}`);
     if (wait !== undefined && wait > 0) {
       task = await waitForTask(context, options, task.id, wait, task);
       if (context.req.raw.signal.aborted && !isTerminalStatus(task.status)) {
@@ -82,6 +82,7 @@ export function registerTaskRoutes(app: Hono, options: TaskRoutesOptions): void 
       }
       if (closing.aborted) context.header('connection', 'close');
     }
+    setResponseHeader(context, 'location', `${context.req.path.replace(/\/+$/, '')}/${task.id}`);
     return context.json(taskBody(task), 201);
   });
   app.get('/tasks', async (context) => {
