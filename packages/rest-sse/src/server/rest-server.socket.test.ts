@@ -84,6 +84,39 @@ describe('over a real socket', () => {
     await aborted;
   });
 
+  it("stops the agent on disconnect without reading the request's signal (no AbortController per stream)", async () => {
+    const { agent, aborted } = createWaitingAgent();
+    const rest = createRestServer().register('waiter', agent);
+    let signalRead = false;
+    const gateway = new Hono().use(async (context, next) => {
+      const raw = context.req.raw;
+      const prototype = Object.getPrototypeOf(raw) as object;
+      const original = Object.getOwnPropertyDescriptor(prototype, 'signal')?.get;
+      Object.defineProperty(raw, 'signal', {
+        get() {
+          signalRead = true;
+          return original?.call(raw);
+        },
+      });
+      await next();
+    });
+    gateway.route('/', rest.app);
+    const running = await serve(gateway);
+    servers.push(running);
+    const controller = new AbortController();
+    const response = await fetch(`${running.url}/waiter/stream`, {
+      method: 'POST',
+      headers: json,
+      body: '{"input":"x"}',
+      signal: controller.signal,
+    });
+    const reader = response.body?.getReader();
+    expect(new TextDecoder().decode((await reader?.read())?.value)).toContain('started');
+    controller.abort();
+    await aborted;
+    expect(signalRead).toBe(false);
+  });
+
   it("aborts the agent's signal when the caller's connection closes during an invoke", async () => {
     const { agent, aborted, started } = createWaitingAgent();
     const url = await start(createRestServer().register('waiter', agent));

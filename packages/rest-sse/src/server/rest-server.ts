@@ -14,8 +14,9 @@ import {
 } from '../http/http-errors.ts';
 import { DEFAULT_MAX_BODY_BYTES, limitBody, parseJsonBody } from '../http/json-body.ts';
 import { type ListenOptions, listen } from '../http/listen.ts';
-import { streamSSE } from '../sse/stream-sse.ts';
-import { agentFailure, writeAgentEvents } from './agent-events.ts';
+import { sseErrorMessage } from '../sse/sse-writer.ts';
+import { openSSE } from '../sse/stream-sse.ts';
+import { agentFailure, pumpAgentEvents } from './agent-events.ts';
 import { describeAgent } from './describe-agent.ts';
 import { normalizeRouteName } from './route-name.ts';
 
@@ -111,10 +112,16 @@ export function createRestServer(options: RestServerOptions = {}): RestServer {
 
   async function stream(context: Context, agent: Agent): Promise<Response> {
     const { input } = await parseJsonBody(context, invokeRequestSchema);
-    return streamSSE(
+    return openSSE(
       context,
-      (writer) =>
-        writeAgentEvents(agent.stream(input, { signal: writer.signal }), writer, agent.name),
+      (writer) => {
+        try {
+          pumpAgentEvents(agent.stream(input, { signal: writer.signal }), writer, agent.name);
+        } catch (error) {
+          writer.write(sseErrorMessage(error));
+          writer.close();
+        }
+      },
       streamOptions,
     );
   }

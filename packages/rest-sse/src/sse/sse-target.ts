@@ -36,6 +36,11 @@ export interface SSESink {
   destroy(): void;
 }
 
+/** Who a sink tells when the reader leaves. */
+export interface SSESinkOwner {
+  close(): void;
+}
+
 /** The headers of every SSE response. */
 export const SSE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/event-stream; charset=utf-8',
@@ -70,98 +75,166 @@ function describe(value: unknown): string {
   return value.constructor?.name ?? 'object';
 }
 
-function streamSink(controller: SSEStreamTarget, onGone: () => void): SSESink {
-  if (controller.desiredSize === null) {
-    throw new StreamingUnsupportedError('the stream controller has already errored');
+// Sinks are classes, not objects of closures: an idle stream keeps one small object per sink
+// rather than a closure and a context per method.
+class StreamSink implements SSESink {
+  readonly #controller: SSEStreamTarget;
+  readonly #owner: SSESinkOwner;
+  /** What the queue held at creation; the backlog is how far desiredSize has dropped since. */
+  readonly #capacity: number;
+
+  constructor(controller: SSEStreamTarget, owner: SSESinkOwner) {
+    if (controller.desiredSize === null) {
+      throw new StreamingUnsupportedError('the stream controller has already errored');
+    }
+    this.#controller = controller;
+    this.#owner = owner;
+    this.#capacity = controller.desiredSize;
   }
-  // What the queue held at creation; the backlog is how far desiredSize has dropped since.
-  const capacity = controller.desiredSize;
-  return {
-    write(frame) {
-      try {
-        controller.enqueue(encoder.encode(frame));
-      } catch {
-        // The reader canceled the stream.
-        onGone();
-      }
-    },
-    buffered: () => capacity - (controller.desiredSize ?? capacity),
-    close() {
-      try {
-        controller.close();
-      } catch {
-        // Already closed or canceled.
-      }
-    },
-    destroy() {},
-  };
+
+  write(frame: string): void {
+    try {
+      this.#controller.enqueue(encoder.encode(frame));
+    } catch {
+      // The reader canceled the stream.
+      this.#owner.close();
+    }
+  }
+
+  buffered(): number {
+    return this.#capacity - (this.#controller.desiredSize ?? this.#capacity);
+  }
+
+  close(): void {
+    try {
+      this.#controller.close();
+    } catch {
+      // Already closed or canceled.
+    }
+  }
+
+  destroy(): void {}
 }
 
-function nodeSink(
-  response: SSENodeTarget,
-  headers: Record<string, string | string[]> | undefined,
-  onGone: () => void,
-): SSESink {
-  if (response.writableEnded || response.destroyed) {
-    throw new StreamingUnsupportedError('the response has already ended');
-  }
+/** Where a Node response keeps its sink, so one shared 'close' listener serves every response. */
+const NODE_SINK = Symbol('agentport.sseSink');
+
+interface SinkCarrier {
+  [NODE_SINK]?: NodeSink;
+}
+
+function onResponseClose(this: SinkCarrier): void {
+  this[NODE_SINK]?.gone();
+}
+
+/**
+ * Node keeps a response's head for the life of the response as the string it built header by
+ * header: a tree of ~25 rope nodes (~800 bytes) on an SSE stream. Searching it makes V8 flatten it
+ * in place into one string (~250 bytes); the head is sent as it was. Nothing happens where the
+ * field is missing.
+ */
+function flattenHead(response: SSENodeTarget): void {
+  const head = (response as { _header?: unknown })._header;
+  if (typeof head === 'string') head.indexOf('\0');
+}
+
+function flushNodeSink(sink: NodeSink): void {
+  sink.flush();
+}
+
+class NodeSink implements SSESink {
+  readonly #response: SSENodeTarget;
+  readonly #owner: SSESinkOwner;
   // Frames written in one tick are joined and written once at its end: one chunk costs far less
   // than one per event, and nothing waits past the current tick. A new response's head goes out
   // then too (with the first events when they come at once), so the caller learns the stream is
   // open even if its first event takes a while.
-  let pending = '';
-  let scheduled = false;
-  const flush = () => {
-    scheduled = false;
-    const chunk = pending;
-    pending = '';
+  #pending = '';
+  #scheduled = false;
+
+  constructor(
+    response: SSENodeTarget,
+    headers: Record<string, string | string[]> | undefined,
+    owner: SSESinkOwner,
+  ) {
+    if (response.writableEnded || response.destroyed) {
+      throw new StreamingUnsupportedError('the response has already ended');
+    }
+    this.#response = response;
+    this.#owner = owner;
+    if (response.headersSent !== true && response.writeHead !== undefined) {
+      response.writeHead(200, { ...headers, ...SSE_HEADERS });
+      flattenHead(response);
+      this.#schedule();
+    }
+    const carrier = response as SinkCarrier;
+    if (carrier[NODE_SINK] === undefined) {
+      carrier[NODE_SINK] = this;
+      response.on('close', onResponseClose);
+    } else {
+      // A second writer on the same response (unusual): it gets a listener of its own.
+      response.on('close', () => this.gone());
+    }
+  }
+
+  write(frame: string): void {
+    this.#schedule();
+    this.#pending += frame;
+  }
+
+  buffered(): number {
+    return this.#response.writableLength + this.#pending.length;
+  }
+
+  close(): void {
+    const response = this.#response;
+    if (response.writableEnded) return;
+    const chunk = this.#pending;
+    this.#pending = '';
+    if (chunk === '') response.end();
+    else response.end(chunk);
+  }
+
+  destroy(): void {
+    this.#pending = '';
+    this.#response.destroy?.();
+  }
+
+  /** The reader went away. */
+  gone(): void {
+    this.#owner.close();
+  }
+
+  flush(): void {
+    this.#scheduled = false;
+    const response = this.#response;
+    const chunk = this.#pending;
+    this.#pending = '';
     if (response.writableEnded || response.destroyed) return;
     if (chunk !== '') response.write(chunk);
     else response.flushHeaders?.();
-  };
-  const schedule = () => {
-    if (scheduled) return;
-    scheduled = true;
-    process.nextTick(flush);
-  };
-  if (response.headersSent !== true && response.writeHead !== undefined) {
-    response.writeHead(200, { ...headers, ...SSE_HEADERS });
-    schedule();
   }
-  response.on('close', onGone);
-  return {
-    write(frame) {
-      schedule();
-      pending += frame;
-    },
-    buffered: () => response.writableLength + pending.length,
-    close() {
-      if (response.writableEnded) return;
-      const chunk = pending;
-      pending = '';
-      if (chunk === '') response.end();
-      else response.end(chunk);
-    },
-    destroy() {
-      pending = '';
-      response.destroy?.();
-    },
-  };
+
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    process.nextTick(flushNodeSink, this);
+  }
 }
 
 /**
  * Opens a sink over a target, or throws {@link StreamingUnsupportedError} when it cannot stream;
- * a Node response whose head is not sent yet gets `headers` plus the SSE headers; `onGone` runs
- * when the reader leaves.
+ * a Node response whose head is not sent yet gets `headers` plus the SSE headers; `owner` is
+ * closed when the reader leaves.
  */
 export function openSink(
   target: unknown,
   headers: Record<string, string | string[]> | undefined,
-  onGone: () => void,
+  owner: SSESinkOwner,
 ): SSESink {
   if (typeof target === 'object' && target !== null) {
-    if (isNodeTarget(target)) return nodeSink(target, headers, onGone);
-    if (isStreamTarget(target)) return streamSink(target, onGone);
+    if (isNodeTarget(target)) return new NodeSink(target, headers, owner);
+    if (isStreamTarget(target)) return new StreamSink(target, owner);
   }
   throw new StreamingUnsupportedError(
     `expected a ReadableStream controller or a Node ServerResponse, got ${describe(target)}`,

@@ -354,6 +354,22 @@ describe('createSSEWriter shutdown', () => {
     });
   });
 
+  it('serves every stream of one shutdown signal with one listener on it', async () => {
+    const shutdown = new AbortController();
+    const add = vi.spyOn(shutdown.signal, 'addEventListener');
+    const streams = [1, 2, 3].map(() => openStream({ shutdownSignal: shutdown.signal }));
+    expect(add).toHaveBeenCalledTimes(1);
+    streams[1]?.writer.close();
+    shutdown.abort();
+    const texts = await Promise.all(streams.map((stream) => stream.text()));
+    expect(texts.map((text) => parseSSE(text).events.map((event) => event.event))).toEqual([
+      ['error'],
+      [],
+      ['error'],
+    ]);
+    expect(streams.every((stream) => stream.writer.closed)).toBe(true);
+  });
+
   it('does not write the shutdown event on a stream that already ended', async () => {
     const shutdown = new AbortController();
     const { writer, text } = openStream({ shutdownSignal: shutdown.signal });

@@ -2,7 +2,7 @@ import { AgentPortError, CancellationError, toAgentPortError } from '@agentport/
 import { ShuttingDownError } from '../http/http-errors.ts';
 import { formatComment, formatSSE, type SSEMessage } from './format-sse.ts';
 import { type HeartbeatMember, joinHeartbeat, leaveHeartbeat } from './heartbeat.ts';
-import { openSink, type SSESink, type SSETarget } from './sse-target.ts';
+import { openSink, type SSESink, type SSESinkOwner, type SSETarget } from './sse-target.ts';
 
 /** Options of an SSE writer. */
 export interface SSEWriterOptions {
@@ -73,7 +73,32 @@ export function createSSEWriter(target: SSETarget, options: SSEWriterOptions = {
   return new StreamWriter(target, options);
 }
 
-class StreamWriter implements SSEWriter, HeartbeatMember {
+/**
+ * The open writers of each shutdown signal: one abort listener per signal serves all of them, so a
+ * writer costs a set entry instead of a listener and a bound function.
+ */
+const shutdownGroups = new WeakMap<AbortSignal, Set<StreamWriter>>();
+
+function joinShutdown(signal: AbortSignal, writer: StreamWriter): void {
+  let members = shutdownGroups.get(signal);
+  if (members === undefined) {
+    const group = new Set<StreamWriter>();
+    members = group;
+    shutdownGroups.set(signal, group);
+    signal.addEventListener(
+      'abort',
+      () => {
+        shutdownGroups.delete(signal);
+        for (const member of group) member.shutDown();
+        group.clear();
+      },
+      { once: true },
+    );
+  }
+  members.add(writer);
+}
+
+class StreamWriter implements SSEWriter, HeartbeatMember, SSESinkOwner, EventListenerObject {
   readonly #sink: SSESink;
   readonly #ended = new AbortController();
   readonly #heartbeatMs: number;
@@ -87,13 +112,15 @@ class StreamWriter implements SSEWriter, HeartbeatMember {
     this.#heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     this.#maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
     this.#signal = options.signal;
-    this.#sink = openSink(target, options.headers, this.close);
-    if (this.#heartbeatMs > 0) joinHeartbeat(this.#heartbeatMs, this);
     this.#shutdownSignal = options.shutdownSignal;
+    this.#sink = openSink(target, options.headers, this);
+    if (this.#heartbeatMs > 0) joinHeartbeat(this.#heartbeatMs, this);
+    // The writer is its own abort listener (handleEvent): no bound function per stream.
     if (this.#signal?.aborted) this.close();
-    else this.#signal?.addEventListener('abort', this.close, { once: true });
-    if (this.#shutdownSignal?.aborted) this.#shutDown();
-    else this.#shutdownSignal?.addEventListener('abort', this.#shutDown, { once: true });
+    else this.#signal?.addEventListener('abort', this, { once: true });
+    if (this.#shutdownSignal === undefined || this.#ended.signal.aborted) return;
+    if (this.#shutdownSignal.aborted) this.shutDown();
+    else joinShutdown(this.#shutdownSignal, this);
   }
 
   get closed(): boolean {
@@ -112,19 +139,29 @@ class StreamWriter implements SSEWriter, HeartbeatMember {
     return this.#push(formatComment(text));
   }
 
-  /** Ends the stream; bound, so it serves as a listener. */
-  readonly close = (): void => {
+  close(): void {
     if (this.#ended.signal.aborted) return;
     if (this.#heartbeatMs > 0) leaveHeartbeat(this.#heartbeatMs, this);
-    this.#signal?.removeEventListener('abort', this.close);
-    this.#shutdownSignal?.removeEventListener('abort', this.#shutDown);
+    this.#signal?.removeEventListener('abort', this);
+    if (this.#shutdownSignal !== undefined) shutdownGroups.get(this.#shutdownSignal)?.delete(this);
     this.#ended.abort(STREAM_ENDED);
     this.#sink.close();
-  };
+  }
+
+  /** The caller's signal aborted. */
+  handleEvent(): void {
+    this.close();
+  }
 
   beat(): void {
     if (this.#idle) this.#push(HEARTBEAT);
     this.#idle = true;
+  }
+
+  /** The server is stopping: a last `shutting_down` error event, then the end. */
+  shutDown(): void {
+    this.write(sseErrorMessage(new ShuttingDownError()));
+    this.close();
   }
 
   #push(frame: string): boolean {
@@ -137,11 +174,6 @@ class StreamWriter implements SSEWriter, HeartbeatMember {
     this.#idle = false;
     return !this.#ended.signal.aborted;
   }
-
-  readonly #shutDown = (): void => {
-    this.write(sseErrorMessage(new ShuttingDownError()));
-    this.close();
-  };
 
   #overflow(): void {
     const sink = this.#sink;

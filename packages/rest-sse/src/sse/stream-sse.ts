@@ -81,6 +81,51 @@ function headersWithPrepared(
 }
 
 /**
+ * Answers a request with an SSE stream and hands its writer to `begin`, which owns it from then on
+ * and must close it. What {@link streamSSE} is built on; the REST routes use it directly so an
+ * open stream keeps no suspended async function of its own.
+ */
+export function openSSE(
+  context: Context,
+  begin: (writer: SSEWriter) => void,
+  options: StreamSSEOptions = {},
+): Response {
+  if (context.req.method === 'HEAD') {
+    // Hono answers HEAD with the GET handler: send the headers, start nothing nobody will read.
+    return context.body(null, 200, { ...SSE_HEADERS, ...options.headers });
+  }
+  const writerOptions = {
+    heartbeatMs: options.heartbeatMs,
+    maxBufferedBytes: options.maxBufferedBytes,
+    shutdownSignal: options.shutdownSignal,
+  };
+  const response = options.direct === false ? undefined : nodeResponseOf(context);
+  if (response !== undefined) {
+    // The caller going away is the Node response's 'close' (the writer listens to it), so the web
+    // Request's signal is never read: @hono/node-server then creates no AbortController for it.
+    const headers = headersWithPrepared(context, options.headers);
+    begin(createSSEWriter(response, { ...writerOptions, headers }));
+    return alreadySent();
+  }
+  const signal = context.req.raw.signal;
+  let writer: SSEWriter | undefined;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        writer = createSSEWriter(controller, { ...writerOptions, signal });
+        begin(writer);
+      },
+      cancel() {
+        writer?.close();
+      },
+    },
+    // A zero high-water mark makes desiredSize count down the queued bytes exactly.
+    new ByteLengthQueuingStrategy({ highWaterMark: 0 }),
+  );
+  return context.body(body, 200, { ...SSE_HEADERS, ...options.headers });
+}
+
+/**
  * Answers a request with an SSE stream: `run` writes events; when it returns the stream ends,
  * when it throws an `error` event is written first. The writer's signal aborts when the caller
  * goes away, so `run` can stop its work.
@@ -97,35 +142,5 @@ export function streamSSE(
   run: (writer: SSEWriter) => Promise<void> | void,
   options: StreamSSEOptions = {},
 ): Response {
-  if (context.req.method === 'HEAD') {
-    // Hono answers HEAD with the GET handler: send the headers, start nothing nobody will read.
-    return context.body(null, 200, { ...SSE_HEADERS, ...options.headers });
-  }
-  const writerOptions = {
-    heartbeatMs: options.heartbeatMs,
-    maxBufferedBytes: options.maxBufferedBytes,
-    shutdownSignal: options.shutdownSignal,
-  };
-  const response = options.direct === false ? undefined : nodeResponseOf(context);
-  if (response !== undefined) {
-    const headers = headersWithPrepared(context, options.headers);
-    void runInto(createSSEWriter(response, { ...writerOptions, headers }), run);
-    return alreadySent();
-  }
-  const signal = context.req.raw.signal;
-  let writer: SSEWriter | undefined;
-  const body = new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        writer = createSSEWriter(controller, { ...writerOptions, signal });
-        void runInto(writer, run);
-      },
-      cancel() {
-        writer?.close();
-      },
-    },
-    // A zero high-water mark makes desiredSize count down the queued bytes exactly.
-    new ByteLengthQueuingStrategy({ highWaterMark: 0 }),
-  );
-  return context.body(body, 200, { ...SSE_HEADERS, ...options.headers });
+  return openSSE(context, (writer) => void runInto(writer, run), options);
 }
