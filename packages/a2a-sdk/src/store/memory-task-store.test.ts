@@ -126,6 +126,33 @@ describe('createA2ATaskStore', () => {
     expect(await store.load('running', context)).toBeDefined();
     expect(await store.load('new', context)).toBeDefined();
   });
+  it('never evicts a task that finished and was saved running again', async () => {
+    vi.useFakeTimers();
+    const store = createA2ATaskStore({ maxTasks: 2 });
+    const at = '2026-01-01T00:00:00.000Z';
+    await store.save(task('resumed', TaskState.TASK_STATE_COMPLETED, at), context);
+    await store.save(task('resumed', TaskState.TASK_STATE_WORKING, at), context);
+    vi.advanceTimersByTime(10);
+    await store.save(task('first', TaskState.TASK_STATE_COMPLETED, at), context);
+    vi.advanceTimersByTime(10);
+    await store.save(task('second', TaskState.TASK_STATE_COMPLETED, at), context);
+    expect(await store.load('resumed', context)).toBeDefined();
+    expect(await store.load('first', context)).toBeUndefined();
+    expect(await store.load('second', context)).toBeDefined();
+  });
+
+  it('keeps evicting in finishing order over many times its cap', async () => {
+    const store = createA2ATaskStore({ maxTasks: 100 });
+    const at = '2026-01-01T00:00:00.000Z';
+    for (let index = 0; index < 5000; index += 1) {
+      await store.save(task(`t${index}`, TaskState.TASK_STATE_COMPLETED, at), context);
+    }
+    expect(await store.load('t4899', context)).toBeUndefined();
+    expect(await store.load('t4900', context)).toBeDefined();
+    const page = await store.list(ListTasksRequest.fromJSON({ pageSize: 1000 }), context);
+    expect(page.totalSize).toBe(100);
+  });
+
   it('evicts finished tasks in the order they finished, across tenants', async () => {
     vi.useFakeTimers();
     const store = createA2ATaskStore({ maxTasks: 3 });
