@@ -15,12 +15,14 @@ export {
 } from './client/remote-agent.ts';
 export { RemoteAgentCardError } from './errors/remote-agent-card-error.ts';
 export { RemoteAgentError } from './errors/remote-agent-error.ts';
+export { type ClosableAgentExecutor, createAgentExecutor } from './executor/agent-executor.ts';
+export type { MessageReplyRequest } from './executor/message-reply.ts';
+export { OUTPUT_ARTIFACT_ID } from './executor/parts.ts';
+export { AbortableCallContext } from './handler/abortable-call-context.ts';
 export {
-  type ClosableAgentExecutor,
-  createAgentExecutor,
-  OUTPUT_ARTIFACT_ID,
-} from './executor/agent-executor.ts';
-export { FastPathRequestHandler } from './handler/fast-path-request-handler.ts';
+  FastPathRequestHandler,
+  type FastPathRequestHandlerOptions,
+} from './handler/fast-path-request-handler.ts';
 export { type A2AUserBuilder, noAuthentication } from './http/call-context.ts';
 export {
   type A2ASdkServer,

@@ -45,6 +45,14 @@ export interface A2ASdkServerOptions extends AgentCardOptions {
   bodyLimit?: number;
   /** Options passed to the SDK's DefaultRequestHandler. */
   requestHandlerOptions?: DefaultRequestHandlerOptions;
+  /**
+   * How a blocking SendMessage (JSON-RPC or HTTP+JSON) whose message has no `taskId` is answered:
+   * `'task'` (default), through a stored task, or `'message'`, with a Message holding the agent's
+   * output (role agent, the message's `contextId` or a new one) and no task. With `'message'`, a
+   * run that fails still answers with its failed task; SendStreamingMessage, non-blocking
+   * requests and follow-ups to a task always go through a task.
+   */
+  replyWith?: 'task' | 'message';
 }
 
 /** What {@link createA2ASdkServer} returns. */
@@ -86,7 +94,7 @@ export function createA2ASdkServer(
     options.taskStore ?? createA2ATaskStore(),
     executor,
     options.eventBusManager ?? new ListenerExecutionEventBusManager(),
-    options.requestHandlerOptions,
+    { ...options.requestHandlerOptions, replyWith: options.replyWith ?? 'task' },
   );
   const userBuilder = options.userBuilder ?? noAuthentication;
   const maxSize = options.bodyLimit ?? 100 * 1024;

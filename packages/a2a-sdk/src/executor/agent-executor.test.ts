@@ -1,11 +1,11 @@
-import { SendMessageRequest, TaskState } from '@a2a-js/sdk';
+import { type Message, Role, SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
 import {
   type AgentExecutionEvent,
   DefaultExecutionEventBus,
   RequestContext,
   ServerCallContext,
 } from '@a2a-js/sdk/server';
-import { defineAgent, InvalidInputError } from '@agentport/core';
+import { type Agent, defineAgent, InvalidInputError } from '@agentport/core';
 import { createAssistantAgent, createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { describe, expect, it } from 'vitest';
 import { createAgentExecutor } from './agent-executor.ts';
@@ -219,5 +219,80 @@ describe('createAgentExecutor', () => {
     expect(signals.map((signal) => signal.aborted)).toEqual([true, true]);
     expect(summary(first.events).at(-1)).toBe('TASK_STATE_CANCELED: The task was canceled');
     expect(summary(second.events).at(-1)).toBe('TASK_STATE_CANCELED: The task was canceled');
+  });
+});
+
+describe('createAgentExecutor reply', () => {
+  const message = (text: string) =>
+    SendMessageRequest.fromJSON({
+      message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text }] },
+    }).message as Message;
+
+  it('answers with an agent message holding the whole output, in the given context', async () => {
+    const executor = createAgentExecutor(createTickerAgent());
+    const reply = await executor.reply({ message: message('2 every 5ms'), contextId: 'ctx-9' });
+    expect(reply).toMatchObject({ role: Role.ROLE_AGENT, contextId: 'ctx-9', taskId: '' });
+    expect(textOfParts((reply as Message).parts)).toBe('tick 1\ntick 2');
+  });
+
+  it('answers a failed run with a failed task carrying the error, its code and the partial output', async () => {
+    const agent = defineAgent({
+      name: 'picky',
+      async *run() {
+        yield { type: 'text-delta', delta: 'so far' };
+        throw new InvalidInputError('Not that');
+      },
+    });
+    const reply = (await createAgentExecutor(agent).reply({
+      message: message('x'),
+      contextId: 'ctx-1',
+    })) as Task;
+    expect(reply.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(reply.contextId).toBe('ctx-1');
+    expect(reply.status?.message?.parts.map((part) => part.content?.value)).toEqual([
+      'Not that',
+      { type: 'error', code: 'invalid_input', message: 'Not that' },
+    ]);
+    expect(reply.artifacts.map((artifact) => textOfParts(artifact.parts))).toEqual(['so far']);
+    expect(reply.history.map((entry) => entry.taskId)).toEqual([reply.id, reply.id]);
+  });
+
+  it('never puts the message of an unexpected error on the wire', async () => {
+    const agent: Agent = {
+      ...createEchoAgent(),
+      stream: () => {
+        throw new Error('secret detail');
+      },
+    };
+    const reply = (await createAgentExecutor(agent).reply({
+      message: message('x'),
+      contextId: 'ctx-1',
+    })) as Task;
+    expect(reply.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(textOfParts(reply.status?.message?.parts ?? [])).toBe("Agent 'echo' failed");
+  });
+
+  it('aborts the agent when the caller signal aborts, or at close, and answers canceled', async () => {
+    const executor = createAgentExecutor(createTickerAgent());
+    const caller = new AbortController();
+    const first = executor.reply({
+      message: message('50 every 20ms'),
+      contextId: 'a',
+      signal: caller.signal,
+    });
+    const second = executor.reply({ message: message('50 every 20ms'), contextId: 'b' });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    caller.abort();
+    const canceled = (await first) as Task;
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(textOfParts(canceled.artifacts[0]?.parts ?? [])).toContain('tick 1');
+    executor.close();
+    expect(((await second) as Task).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    const late = await executor.reply({
+      message: message('1'),
+      contextId: 'c',
+      signal: AbortSignal.abort(),
+    });
+    expect((late as Task).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
 });

@@ -8,28 +8,14 @@ import {
 } from '@a2a-js/sdk/server';
 import type { Agent, AgentEvent as CoreAgentEvent } from '@agentport/core';
 import { AgentPortError, CancellationError } from '@agentport/core';
-import { agentMessage, dataPart, textOfParts, textPart } from './parts.ts';
-
-/** The id (and name) of the artifact that holds an agent's answer. */
-export const OUTPUT_ARTIFACT_ID = 'output';
+import { type MessageReplyRequest, replyToMessage } from './message-reply.ts';
+import { agentMessage, dataPart, outputArtifact, textOfParts, textPart } from './parts.ts';
+import { now } from './timestamp.ts';
 
 interface Run {
   readonly controller: AbortController;
   readonly finished: Promise<void>;
   canceled: boolean;
-}
-
-let lastMillis = Number.NaN;
-let lastTimestamp = '';
-
-/** The current time as an ISO string; cached per millisecond (`toISOString` costs ~1.5 µs). */
-function now(): string {
-  const millis = Date.now();
-  if (millis !== lastMillis) {
-    lastMillis = millis;
-    lastTimestamp = new Date(millis).toISOString();
-  }
-  return lastTimestamp;
 }
 
 /**
@@ -141,17 +127,6 @@ class TaskPublisher {
   }
 }
 
-function outputArtifact(text: string) {
-  return {
-    artifactId: OUTPUT_ARTIFACT_ID,
-    name: OUTPUT_ARTIFACT_ID,
-    description: '',
-    parts: [textPart(text)],
-    metadata: undefined,
-    extensions: [],
-  };
-}
-
 function progressParts(event: CoreAgentEvent): Part[] | undefined {
   switch (event.type) {
     case 'tool-call':
@@ -215,9 +190,15 @@ async function runTask(
   ]);
 }
 
-/** An executor that can also cancel every task it is running (at shutdown). */
+/** An executor that can also answer with a message, and cancel everything it runs (at shutdown). */
 export interface ClosableAgentExecutor extends AgentExecutor {
-  /** Cancels every running task: each ends canceled and its agent's signal is aborted. */
+  /**
+   * Runs the agent to its end and answers with a Message holding its output, without a task; a
+   * run that fails or is canceled answers with its failed or canceled Task instead (to store).
+   * The agent is aborted when `request.signal` is.
+   */
+  reply(request: MessageReplyRequest): Promise<Message | Task>;
+  /** Cancels every running task and reply: each ends canceled and its agent's signal is aborted. */
   close(): void;
 }
 
@@ -232,6 +213,8 @@ export interface ClosableAgentExecutor extends AgentExecutor {
  */
 export function createAgentExecutor(agent: Agent): ClosableAgentExecutor {
   const runs = new Map<string, Run>();
+  /** The runs answering with a message (they have no task id). */
+  const replies = new Set<AbortController>();
 
   function cancel(run: Run): void {
     run.canceled = true;
@@ -241,6 +224,23 @@ export function createAgentExecutor(agent: Agent): ClosableAgentExecutor {
   return {
     close() {
       for (const run of runs.values()) cancel(run);
+      for (const controller of replies)
+        controller.abort(new CancellationError('The run was canceled'));
+    },
+
+    async reply(request) {
+      const controller = new AbortController();
+      const caller = request.signal;
+      const onAbort = () => controller.abort(new CancellationError('The caller went away'));
+      if (caller?.aborted) onAbort();
+      else caller?.addEventListener('abort', onAbort, { once: true });
+      replies.add(controller);
+      try {
+        return await replyToMessage(agent, request, controller.signal);
+      } finally {
+        replies.delete(controller);
+        caller?.removeEventListener('abort', onAbort);
+      }
     },
 
     async execute(requestContext, eventBus) {

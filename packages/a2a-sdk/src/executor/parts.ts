@@ -1,5 +1,8 @@
-import type { Message, Part } from '@a2a-js/sdk';
+import type { Artifact, Message, Part } from '@a2a-js/sdk';
 import { Role } from '@a2a-js/sdk';
+
+/** The id (and name) of the artifact that holds an agent's answer. */
+export const OUTPUT_ARTIFACT_ID = 'output';
 
 /** A text part. */
 export function textPart(text: string): Part {
@@ -32,6 +35,18 @@ export function agentMessage(taskId: string, contextId: string, parts: Part[]): 
     metadata: undefined,
     extensions: [],
     referenceTaskIds: [],
+  };
+}
+
+/** The artifact that holds an agent's answer (or the part of it in one update). */
+export function outputArtifact(text: string): Artifact {
+  return {
+    artifactId: OUTPUT_ARTIFACT_ID,
+    name: OUTPUT_ARTIFACT_ID,
+    description: '',
+    parts: [textPart(text)],
+    metadata: undefined,
+    extensions: [],
   };
 }
 

@@ -92,6 +92,45 @@ describe('FastPathRequestHandler', () => {
     expect(kindsOf(events)).toEqual(['task', 'statusUpdate:TASK_STATE_COMPLETED']);
   });
 
+  it('saves a task once per batch of events: a quick task once, in its final state', async () => {
+    const store = createA2ATaskStore();
+    const save = vi.spyOn(store, 'save');
+    const handler = new FastPathRequestHandler(
+      createAgentCard(echo, {
+        name: 'echo',
+        version: '1.0.0',
+        description: 'echo',
+        url: 'http://127.0.0.1:1/a2a/echo',
+      }),
+      store,
+      createAgentExecutor(echo),
+      new ListenerExecutionEventBusManager(),
+    );
+    const task = asTask(await handler.sendMessage(textRequest('one two three'), context()));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(save).toHaveBeenCalledTimes(1);
+    expect(save.mock.calls[0]?.[0].status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const events = await collect(handler.sendMessageStream(textRequest('four five'), context()));
+    expect(save).toHaveBeenCalledTimes(2);
+    // Each streamed task event is the task as it was right after that event.
+    const first = events[0]?.payload;
+    expect(first?.$case === 'task' && first.value.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    expect(kindsOf(events)).toEqual(['task', 'statusUpdate:TASK_STATE_COMPLETED']);
+  });
+
+  it('answers a non-blocking request with the task as its first event left it', async () => {
+    const handler = handlerFor(echo);
+    const task = asTask(
+      await handler.sendMessage(textRequest('quick', { returnImmediately: true }), context()),
+    );
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    const stored = await handler.getTask(
+      { tenant: '', id: task.id, historyLength: undefined },
+      context(),
+    );
+    expect(stored.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
   it('saves the finished task with its history, and applies historyLength to the answer only', async () => {
     const handler = handlerFor(echo);
     const answer = asTask(
@@ -237,5 +276,62 @@ describe('FastPathRequestHandler', () => {
     await expect(
       collect(early.sendMessageStream(textRequest('x'), context())),
     ).rejects.toMatchObject({ name: 'UnsupportedOperationError' });
+  });
+
+  it('refuses an unknown replyWith, or message replies from an executor that cannot reply', () => {
+    const card = createAgentCard(echo, {
+      name: 'echo',
+      version: '1.0.0',
+      description: 'echo',
+      url: 'http://127.0.0.1:1/a2a/echo',
+    });
+    const create = (executor: AgentExecutor, replyWith: string) =>
+      new FastPathRequestHandler(
+        card,
+        createA2ATaskStore(),
+        executor,
+        new ListenerExecutionEventBusManager(),
+        { replyWith: replyWith as 'task' },
+      );
+    expect(() => create(createAgentExecutor(echo), 'messages')).toThrow(
+      "replyWith must be 'task' or 'message', got 'messages'",
+    );
+    expect(() =>
+      create(
+        scripted(() => []),
+        'message',
+      ),
+    ).toThrow(/needs an executor that can reply/);
+    expect(() =>
+      create(
+        scripted(() => []),
+        'task',
+      ),
+    ).not.toThrow();
+  });
+
+  it('with replyWith message, answers a blocking new message with a message and stores nothing', async () => {
+    const store = createA2ATaskStore();
+    const save = vi.spyOn(store, 'save');
+    const handler = new FastPathRequestHandler(
+      createAgentCard(echo, {
+        name: 'echo',
+        version: '1.0.0',
+        description: 'echo',
+        url: 'http://127.0.0.1:1/a2a/echo',
+      }),
+      store,
+      createAgentExecutor(echo),
+      new ListenerExecutionEventBusManager(),
+      { replyWith: 'message' },
+    );
+    const reply = await handler.sendMessage(textRequest('plain answer'), context());
+    expect(reply).toMatchObject({ role: Role.ROLE_AGENT });
+    expect(textOf((reply as Message).parts)).toBe('plain answer');
+    expect(save).not.toHaveBeenCalled();
+    const task = asTask(
+      await handler.sendMessage(textRequest('as a task', { returnImmediately: true }), context()),
+    );
+    expect(task.id).not.toBe('');
   });
 });

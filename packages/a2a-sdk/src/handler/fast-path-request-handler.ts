@@ -9,10 +9,8 @@ import type {
 import { TaskState as State } from '@a2a-js/sdk';
 import {
   A2AError,
-  ContentTypeNotSupportedError,
-  ExtensionSupportRequiredError,
   RequestMalformedError,
-  UnsupportedOperationError,
+  type UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
 import {
   type AgentExecutionEvent,
@@ -21,43 +19,66 @@ import {
   type DefaultRequestHandlerOptions,
   type ExecutionEventBus,
   type ExecutionEventBusManager,
-  ExecutionEventQueue,
   type RequestContext,
   resolveUserScope,
   type ServerCallContext,
   type TaskStore,
 } from '@a2a-js/sdk/server';
+import { InvalidInputError } from '@agentport/core';
+import type { ClosableAgentExecutor } from '../executor/agent-executor.ts';
+import { callerSignalOf } from './abortable-call-context.ts';
+import { EventBatches } from './event-batches.ts';
 import { failureEvents } from './failure-events.ts';
+import { checkNewMessage } from './message-checks.ts';
+import {
+  applyHistoryLength,
+  orderingViolation,
+  type StreamPattern,
+  toStreamResponse,
+} from './stream-events.ts';
 import { TaskProgress } from './task-progress.ts';
 
-/** A request being served on the fast path: its queue on the task's bus and its task state. */
+/** A request being served on the fast path: its events on the task's bus and its task state. */
 interface Started {
-  readonly queue: ExecutionEventQueue;
+  readonly batches: EventBatches;
   readonly progress: TaskProgress;
   /** Ends the request's consumption of the task's events (it saves no more). */
   stop(): void;
 }
 
+/** What answers a message with a message: the `reply` of {@link ClosableAgentExecutor}. */
+type MessageReplier = Pick<ClosableAgentExecutor, 'reply'>;
+
+/** Options of {@link FastPathRequestHandler}: the SDK handler's, and how to answer messages. */
+export interface FastPathRequestHandlerOptions extends DefaultRequestHandlerOptions {
+  /**
+   * How a blocking SendMessage that starts something new (no `taskId`) is answered: `'task'`
+   * (default), through a task that is stored; or `'message'`, with a Message holding the agent's
+   * output and no task (the executor must have a `reply`, as createAgentExecutor's has).
+   * Streaming, non-blocking and follow-up messages always go through a task.
+   */
+  replyWith?: 'task' | 'message';
+}
+
+function replierOf(
+  executor: AgentExecutor,
+  replyWith: 'task' | 'message',
+): MessageReplier | undefined {
+  if (replyWith === 'task') return undefined;
+  const replier = executor as Partial<MessageReplier>;
+  if (replyWith !== 'message' || typeof replier.reply !== 'function') {
+    throw new InvalidInputError(
+      replyWith === 'message'
+        ? "replyWith 'message' needs an executor that can reply (createAgentExecutor's)"
+        : `replyWith must be 'task' or 'message', got '${String(replyWith)}'`,
+      { field: 'replyWith' },
+    );
+  }
+  return replier as MessageReplier;
+}
+
 function runningKey(taskId: string, context: ServerCallContext): string {
   return `${context.tenant ?? ''}\u0000${resolveUserScope(context)}\u0000${taskId}`;
-}
-
-function applyHistoryLength(task: Task, historyLength: number | undefined): Task {
-  if (historyLength === undefined) return task;
-  return { ...task, history: historyLength <= 0 ? [] : (task.history ?? []).slice(-historyLength) };
-}
-
-function toStreamResponse(event: AgentExecutionEvent): StreamResponse {
-  switch (event.kind) {
-    case 'message':
-      return { payload: { $case: 'message', value: event.data } };
-    case 'statusUpdate':
-      return { payload: { $case: 'statusUpdate', value: event.data } };
-    case 'artifactUpdate':
-      return { payload: { $case: 'artifactUpdate', value: event.data } };
-    case 'task':
-      return { payload: { $case: 'task', value: event.data } };
-  }
 }
 
 /**
@@ -80,6 +101,8 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
   readonly #buses: ExecutionEventBusManager;
   readonly #keepBusAlive: ReadonlySet<TaskState>;
   readonly #validateInputModes: boolean;
+  /** Answers blocking messages that start something new with a message, when asked to. */
+  readonly #replier: MessageReplier | undefined;
   /** The tasks this handler's fast path is consuming events of (and saving), by scope and id. */
   readonly #running = new Map<string, TaskProgress>();
 
@@ -88,7 +111,7 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     taskStore: TaskStore,
     executor: AgentExecutor,
     eventBusManager: ExecutionEventBusManager,
-    options: DefaultRequestHandlerOptions = {},
+    options: FastPathRequestHandlerOptions = {},
   ) {
     super(
       card,
@@ -112,12 +135,16 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
       ],
     );
     this.#validateInputModes = options.validateInputModes ?? false;
+    this.#replier = replierOf(executor, options.replyWith ?? 'task');
   }
 
   override sendMessage(
     params: SendMessageRequest,
     context: ServerCallContext,
   ): Promise<Message | Task> {
+    if (this.#replier !== undefined && this.#repliesWithMessage(params)) {
+      return this.#reply(this.#replier, params, context);
+    }
     if (!this.#startsNewTask(params)) {
       this.#joinRunning(params, context);
       return super.sendMessage(params, context);
@@ -146,6 +173,45 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     this.#running.get(runningKey(message.taskId, context))?.join(message);
   }
 
+  /**
+   * Whether a message is answered with a message (when replying with messages): a blocking
+   * request whose message starts something new (no `taskId`; reference tasks do not matter, the
+   * agent reads the message's text only) and needs no task for push notifications.
+   */
+  #repliesWithMessage(params: SendMessageRequest): boolean {
+    const message = params.message;
+    return (
+      message !== undefined &&
+      Boolean(message.messageId) &&
+      !message.taskId &&
+      params.configuration?.returnImmediately !== true &&
+      !(
+        params.configuration?.taskPushNotificationConfig &&
+        this.#card.capabilities?.pushNotifications
+      )
+    );
+  }
+
+  /**
+   * Answers with the agent's output as a message, storing nothing; a run that fails (or is
+   * canceled at shutdown) answers with its task, which is stored like any other. When the caller
+   * goes away, the agent is aborted and nothing is stored.
+   */
+  async #reply(
+    replier: MessageReplier,
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): Promise<Message | Task> {
+    const message = params.message as Message;
+    checkNewMessage(this.#card, this.#validateInputModes, message, context);
+    const signal = callerSignalOf(context);
+    const contextId = message.contextId || crypto.randomUUID();
+    const result = await replier.reply({ message, contextId, signal });
+    if ('messageId' in result || signal?.aborted) return result;
+    await this.#store.save(result, context);
+    return applyHistoryLength(result, params.configuration?.historyLength);
+  }
+
   #startsNewTask(params: SendMessageRequest): boolean {
     const message = params.message;
     return (
@@ -161,7 +227,7 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
   }
 
   async #send(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
-    const { queue, progress, stop } = await this.#start(params, context);
+    const { batches, progress, stop } = this.#start(params, context);
     const historyLength = params.configuration?.historyLength;
     const blocking = params.configuration?.returnImmediately !== true;
     return new Promise((resolve, reject) => {
@@ -172,22 +238,29 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
       };
       const drain = async () => {
         try {
-          for await (const event of queue.events()) {
-            if (progress.apply(event) && progress.task)
-              await this.#store.save(progress.task, context);
-            if (answered) continue;
-            const { task, message } = progress;
-            if (message !== undefined && !blocking) answer(message);
-            else if (task !== undefined && !blocking)
-              answer(applyHistoryLength({ ...task }, historyLength));
-            else if (
-              task !== undefined &&
-              event.kind === 'statusUpdate' &&
-              event.data.status?.state === State.TASK_STATE_AUTH_REQUIRED
-            ) {
-              // As the SDK: a blocking call answers at AUTH_REQUIRED and the task goes on.
-              answer(applyHistoryLength({ ...task }, historyLength));
+          for (let batch = await batches.next(); batch; batch = await batches.next()) {
+            let changed = false;
+            // The answer due before the batch ends, as the task was right after its event: the
+            // first task or message when not blocking, the task at AUTH_REQUIRED when blocking.
+            let early: Message | Task | undefined;
+            for (const event of batch) {
+              if (progress.apply(event)) changed = true;
+              if (answered || early !== undefined) continue;
+              const { task, message } = progress;
+              if (!blocking) {
+                if (message !== undefined) early = message;
+                else if (task !== undefined) early = applyHistoryLength({ ...task }, historyLength);
+              } else if (
+                task !== undefined &&
+                event.kind === 'statusUpdate' &&
+                event.data.status?.state === State.TASK_STATE_AUTH_REQUIRED
+              ) {
+                // As the SDK: a blocking call answers at AUTH_REQUIRED and the task goes on.
+                early = applyHistoryLength({ ...task }, historyLength);
+              }
             }
+            if (changed && progress.task) await this.#store.save(progress.task, context);
+            if (early !== undefined) answer(early);
           }
         } finally {
           stop();
@@ -218,38 +291,29 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    const { queue, progress, stop } = await this.#start(params, context);
-    let pattern: 'undetermined' | 'message' | 'task' = 'undetermined';
+    const { batches, progress, stop } = this.#start(params, context);
+    const historyLength = params.configuration?.historyLength;
+    let pattern: StreamPattern = 'undetermined';
     try {
-      for await (const event of queue.events()) {
-        // The SDK's stream ordering rules: a message alone, or a task then its updates.
-        if (pattern === 'message') {
-          throw new UnsupportedOperationError(
-            `Received ${event.kind} after message-only response.`,
-          );
+      for (let batch = await batches.next(); batch; batch = await batches.next()) {
+        // Each event is applied, the batch saved once, then its events are sent (each `task`
+        // event as the task was right after it), so a client never sees an unsaved event.
+        const responses: StreamResponse[] = [];
+        let violation: UnsupportedOperationError | undefined;
+        let changed = false;
+        for (const event of batch) {
+          violation = orderingViolation(pattern, event);
+          if (violation !== undefined) break;
+          if (pattern === 'undetermined') pattern = event.kind === 'message' ? 'message' : 'task';
+          if (progress.apply(event)) changed = true;
+          if (event.kind === 'task' && progress.task !== undefined) {
+            const value = applyHistoryLength({ ...progress.task }, historyLength);
+            responses.push({ payload: { $case: 'task', value } });
+          } else responses.push(toStreamResponse(event));
         }
-        if (pattern === 'task' && (event.kind === 'task' || event.kind === 'message')) {
-          throw new UnsupportedOperationError(
-            `Stream ordering violation: received ${event.kind} in task lifecycle stream.`,
-          );
-        }
-        if (pattern === 'undetermined') {
-          if (event.kind === 'message') pattern = 'message';
-          else if (event.kind === 'task') pattern = 'task';
-          else {
-            throw new UnsupportedOperationError(
-              `Received ${event.kind} before initial 'Message'/'Task' event.`,
-            );
-          }
-        }
-        if (progress.apply(event) && progress.task) await this.#store.save(progress.task, context);
-        if (event.kind === 'task' && progress.task !== undefined) {
-          const value = applyHistoryLength(
-            { ...progress.task },
-            params.configuration?.historyLength,
-          );
-          yield { payload: { $case: 'task', value } };
-        } else yield toStreamResponse(event);
+        if (changed && progress.task) await this.#store.save(progress.task, context);
+        yield* responses;
+        if (violation !== undefined) throw violation;
       }
     } finally {
       stop();
@@ -257,34 +321,9 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
   }
 
   /** Checks the message as the SDK does for a new task, then starts the executor on its bus. */
-  async #start(params: SendMessageRequest, context: ServerCallContext): Promise<Started> {
+  #start(params: SendMessageRequest, context: ServerCallContext): Started {
     const message = params.message as Message;
-    const card = await this.getAgentCard();
-    const inputModes = card.defaultInputModes ?? [];
-    if (this.#validateInputModes && inputModes.length > 0) {
-      for (const part of message.parts ?? []) {
-        if (part.mediaType && !inputModes.includes(part.mediaType)) {
-          throw new ContentTypeNotSupportedError(
-            `Media type '${part.mediaType}' is not supported. Supported media types: ${inputModes.join(', ')}.`,
-          );
-        }
-      }
-    }
-    const extensions = card.capabilities?.extensions ?? [];
-    const requested = new Set(context.requestedExtensions ?? []);
-    const missing = extensions.filter(
-      (extension) => extension.required && !requested.has(extension.uri),
-    );
-    if (missing.length > 0) {
-      throw new ExtensionSupportRequiredError(
-        `Client must declare support for required extensions: ${missing.map((extension) => extension.uri).join(', ')}`,
-      );
-    }
-    if (context.requestedExtensions) {
-      const exposed = new Set(extensions.map((extension) => extension.uri));
-      context.setRequestedExtensions(context.requestedExtensions.filter((uri) => exposed.has(uri)));
-    }
-
+    checkNewMessage(this.#card, this.#validateInputModes, message, context);
     const taskId = crypto.randomUUID();
     const contextId = message.contextId || crypto.randomUUID();
     const userMessage: Message = { ...message, contextId, taskId };
@@ -299,16 +338,16 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
       userMessage,
     };
     const bus = this.#buses.createOrGetByTaskId(taskId, context);
-    const queue = new ExecutionEventQueue(bus);
+    const batches = new EventBatches(bus);
     this.#execute(bus, requestContext);
     const progress = new TaskProgress(userMessage);
     const key = runningKey(taskId, context);
     this.#running.set(key, progress);
     const stop = () => {
-      queue.stop();
+      batches.stop();
       this.#running.delete(key);
     };
-    return { queue, progress, stop };
+    return { batches, progress, stop };
   }
 
   /** Runs the executor; a rejection fails the task on the bus; the bus is settled as the SDK does. */

@@ -1,12 +1,13 @@
 import { A2A_VERSION_HEADER, Extensions, HTTP_EXTENSION_HEADER } from '@a2a-js/sdk';
 import { LEGACY_HTTP_EXTENSION_HEADER } from '@a2a-js/sdk/compat/v0_3';
 import {
-  defaultServerCallContextBuilder,
   type ServerCallContext,
+  STATE_HEADERS_KEY,
   UnauthenticatedUser,
   type User,
 } from '@a2a-js/sdk/server';
 import type { Context } from 'hono';
+import { AbortableCallContext } from '../handler/abortable-call-context.ts';
 
 /** Resolves the caller of a request (default: an unauthenticated user). */
 export type A2AUserBuilder = (request: Request) => User | Promise<User>;
@@ -61,7 +62,10 @@ export function lazyObject<T extends object>(read: () => T): T {
   });
 }
 
-/** Builds the SDK's ServerCallContext from a Hono request, as the SDK's Express adapters do. */
+/**
+ * Builds the SDK's ServerCallContext from a Hono request, as the SDK's Express adapters do, with
+ * the request's abort signal (aborted when the caller goes away).
+ */
 export async function buildCallContext(
   c: Context,
   options: CallContextOptions,
@@ -70,13 +74,18 @@ export async function buildCallContext(
   const extensions = options.legacy
     ? (c.req.header(LEGACY_HTTP_EXTENSION_HEADER) ?? c.req.header(HTTP_EXTENSION_HEADER))
     : c.req.header(HTTP_EXTENSION_HEADER);
-  return defaultServerCallContextBuilder({
-    extensions: Extensions.parseServiceParameter(extensions),
-    user,
-    headers: nodeHeadersOf(c) ?? lazyObject(() => c.req.header()),
-    requestedVersion: c.req.header(A2A_VERSION_HEADER) || options.defaultVersion,
-    tenant: options.tenant,
-  });
+  const headers = nodeHeadersOf(c) ?? lazyObject(() => c.req.header());
+  // What the SDK's defaultServerCallContextBuilder builds, plus the caller's abort signal.
+  return new AbortableCallContext(
+    {
+      requestedExtensions: Extensions.parseServiceParameter(extensions),
+      user,
+      state: new Map([[STATE_HEADERS_KEY, headers]]),
+      requestedVersion: c.req.header(A2A_VERSION_HEADER) || options.defaultVersion,
+      tenant: options.tenant,
+    },
+    () => c.req.raw.signal,
+  );
 }
 
 /** The `A2A-Extensions` (or legacy `X-A2A-Extensions`) response header, when any was activated. */
