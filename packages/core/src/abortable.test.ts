@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { abortableReader, linkSignals } from './abortable.ts';
+import { abortableReader, linkSignals, sleep } from './abortable.ts';
 import { CancellationError } from './errors/cancellation-error.ts';
 
 async function* numbers(count: number) {
@@ -69,5 +69,30 @@ describe('linkSignals', () => {
     source.abort();
     expect(remove).toHaveBeenCalledTimes(1);
     expect(linked.signal.aborted).toBe(false);
+  });
+});
+
+describe('sleep', () => {
+  it('resolves after the time and stops listening to its signal', async () => {
+    const controller = new AbortController();
+    const add = vi.spyOn(controller.signal, 'addEventListener');
+    const remove = vi.spyOn(controller.signal, 'removeEventListener');
+    await sleep(5, controller.signal);
+    expect(add).toHaveBeenCalledTimes(1);
+    expect(remove).toHaveBeenCalledWith('abort', add.mock.calls[0]?.[1]);
+  });
+
+  it('rejects with a CancellationError as soon as the signal aborts', async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = sleep(60_000, controller.signal);
+    controller.abort();
+    await expect(pending).rejects.toBeInstanceOf(CancellationError);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('rejects at once on an aborted signal and sleeps without one', async () => {
+    await expect(sleep(10, AbortSignal.abort())).rejects.toBeInstanceOf(CancellationError);
+    await expect(sleep(1)).resolves.toBeUndefined();
   });
 });

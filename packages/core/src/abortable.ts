@@ -65,19 +65,48 @@ export function abortableReader<T>(
   };
 }
 
+/** One pending abortable sleep, with one bound abort listener rather than closures. */
+class Sleeper {
+  readonly #signal: AbortSignal;
+  readonly #resolve: () => void;
+  readonly #reject: (error: unknown) => void;
+  readonly #timer: ReturnType<typeof setTimeout>;
+  readonly #onAbort = this.#abort.bind(this);
+
+  constructor(
+    ms: number,
+    signal: AbortSignal,
+    resolve: () => void,
+    reject: (error: unknown) => void,
+  ) {
+    this.#signal = signal;
+    this.#resolve = resolve;
+    this.#reject = reject;
+    this.#timer = setTimeout(wake, ms, this);
+    signal.addEventListener('abort', this.#onAbort, { once: true });
+  }
+
+  wake(): void {
+    this.#signal.removeEventListener('abort', this.#onAbort);
+    this.#resolve();
+  }
+
+  #abort(): void {
+    clearTimeout(this.#timer);
+    this.#reject(new CancellationError());
+  }
+}
+
+function wake(sleeper: Sleeper): void {
+  sleeper.wake();
+}
+
 /** Resolves after `ms` milliseconds, or rejects with a CancellationError when `signal` aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(new CancellationError());
+  if (signal === undefined) return new Promise((resolve) => setTimeout(resolve, ms));
+  if (signal.aborted) return Promise.reject(new CancellationError());
   return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new CancellationError());
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    new Sleeper(ms, signal, resolve, reject);
   });
 }
 

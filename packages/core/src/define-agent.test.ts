@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { sleep } from './abortable.ts';
 import type { AgentEvent } from './agent-event.ts';
@@ -238,5 +238,87 @@ describe('defineAgent', () => {
       break;
     }
     expect(closed).toBe(true);
+  });
+  it('answers a next() asked before the previous one settled, in order', async () => {
+    const agent = defineAgent({
+      name: 'eager',
+      async *run() {
+        yield { type: 'text-delta', delta: 'a' };
+        await sleep(5);
+        yield { type: 'text-delta', delta: 'b' };
+      },
+    });
+    const iterator = agent.stream('x')[Symbol.asyncIterator]();
+    const steps = await Promise.all([iterator.next(), iterator.next(), iterator.next()]);
+    expect(steps.map((step) => step.value)).toEqual([
+      { type: 'text-delta', delta: 'a' },
+      { type: 'text-delta', delta: 'b' },
+      { type: 'done', output: 'ab' },
+    ]);
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it('never calls run for a stream closed before it started', async () => {
+    let ran = false;
+    const agent = defineAgent({
+      name: 'unread',
+      run: () => {
+        ran = true;
+        throw new Error('not expected');
+      },
+    });
+    const iterator = agent.stream('x')[Symbol.asyncIterator]();
+    expect(await iterator.return?.()).toEqual({ done: true, value: undefined });
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+    expect(ran).toBe(false);
+  });
+
+  it('closes the run after the step it waits for when closed meanwhile', async () => {
+    let closed = false;
+    const agent = defineAgent({
+      name: 'slow',
+      async *run() {
+        try {
+          await sleep(5);
+          yield { type: 'text-delta', delta: 'one' };
+          yield { type: 'text-delta', delta: 'two' };
+        } finally {
+          closed = true;
+        }
+      },
+    });
+    const iterator = agent.stream('x')[Symbol.asyncIterator]();
+    const first = iterator.next();
+    const closing = iterator.return?.();
+    expect((await first).value).toEqual({ type: 'text-delta', delta: 'one' });
+    expect(await closing).toEqual({ done: true, value: undefined });
+    expect(closed).toBe(true);
+  });
+
+  it('gives a context whose helpers also work destructured', async () => {
+    const agent = defineAgent({
+      name: 'destructured',
+      tools: [double],
+      async *run(input, { callTool, metadata, agent: self }) {
+        const doubled = yield* callTool<number>('double', { n: Number(input) });
+        return `${self.name} ${doubled} ${Object.keys(metadata).length}`;
+      },
+    });
+    await expect(agent.invoke('21')).resolves.toBe('destructured 42 0');
+  });
+
+  it('stops listening to the signal once the stream has ended', async () => {
+    const controller = new AbortController();
+    const add = vi.spyOn(controller.signal, 'addEventListener');
+    const remove = vi.spyOn(controller.signal, 'removeEventListener');
+    const agent = defineAgent({
+      name: 'tidy',
+      async *run() {
+        yield { type: 'text-delta', delta: 'a' };
+      },
+    });
+    await agent.invoke('x', { signal: controller.signal });
+    expect(add).toHaveBeenCalledTimes(1);
+    expect(remove).toHaveBeenCalledWith('abort', add.mock.calls[0]?.[1]);
   });
 });

@@ -1,4 +1,3 @@
-import { abortableReader } from './abortable.ts';
 import type { Agent, AgentRunOptions } from './agent.ts';
 import type { AgentEvent, DoneEvent, ErrorEvent } from './agent-event.ts';
 import { assertAgentName } from './agent-name.ts';
@@ -50,6 +49,15 @@ export interface AgentDefinition {
 
 const neverAborted = new AbortController().signal;
 
+/** What every run of one defined agent shares. */
+interface Definition {
+  readonly agent: Agent;
+  readonly name: string;
+  readonly run: AgentRunFunction;
+  readonly tools: readonly Tool[];
+  readonly handoffs: readonly Agent[];
+}
+
 function findByName<T extends { name: string }>(
   items: readonly T[],
   target: T | string,
@@ -69,6 +77,231 @@ function failureOf(error: unknown, agentName: string, signal: AbortSignal): Agen
   if (signal.aborted) return new CancellationError(undefined, { cause: error });
   if (AgentPortError.isInstance(error)) return error;
   return new AgentFailureError({ agentName, cause: error });
+}
+
+async function* callToolOf<TOutput>(
+  definition: Definition,
+  signal: AbortSignal,
+  target: Tool<TOutput> | string,
+  input: unknown,
+): AsyncGenerator<AgentProgressEvent, TOutput> {
+  const tool = findByName<Tool<TOutput>>(definition.tools as Tool<TOutput>[], target, 'tool');
+  const id = `call_${globalThis.crypto.randomUUID()}`;
+  yield { type: 'tool-call', id, name: tool.name, input };
+  const output = await tool.execute(input, { signal, toolCallId: id });
+  yield { type: 'tool-result', id, name: tool.name, output };
+  return output;
+}
+
+async function* handoffOf(
+  definition: Definition,
+  signal: AbortSignal,
+  metadata: Record<string, unknown>,
+  target: Agent | string,
+  input: string,
+): AsyncGenerator<AgentProgressEvent, string> {
+  const next = findByName(definition.handoffs, target, 'agent');
+  yield { type: 'handoff', from: definition.name, to: next.name };
+  return yield* forward(next.stream(input, { signal, metadata }), next.name);
+}
+
+/**
+ * The context of one run. `metadata`, `callTool` and `handoff` are made when first read (they can
+ * still be destructured), so a run that uses none of them keeps one small object.
+ */
+class RunContext implements AgentRunContext {
+  readonly signal: AbortSignal;
+  readonly #definition: Definition;
+  #metadata: Record<string, unknown> | undefined;
+
+  constructor(
+    definition: Definition,
+    signal: AbortSignal,
+    metadata: Record<string, unknown> | undefined,
+  ) {
+    this.#definition = definition;
+    this.signal = signal;
+    this.#metadata = metadata;
+  }
+
+  get agent(): Agent {
+    return this.#definition.agent;
+  }
+
+  get metadata(): Record<string, unknown> {
+    this.#metadata ??= {};
+    return this.#metadata;
+  }
+
+  get callTool(): AgentRunContext['callTool'] {
+    return (target, input) => callToolOf(this.#definition, this.signal, target, input);
+  }
+
+  get handoff(): AgentRunContext['handoff'] {
+    return (target, input) =>
+      handoffOf(this.#definition, this.signal, this.metadata, target, input);
+  }
+}
+
+const NOT_STARTED = 0;
+const READY = 1;
+const PULLING = 2;
+const ENDING = 3;
+const FINISHED = 4;
+
+function finished(): Promise<IteratorResult<AgentEvent>> {
+  return Promise.resolve({ done: true, value: undefined });
+}
+
+/**
+ * The event stream of one run: the run's events, then `done` (or `error`, at once when the signal
+ * aborts, even while the run is busy). Written out rather than as an async generator over an
+ * abortable reader: an open stream then keeps this object and one pending step, not two
+ * suspended frames and a promise wrapper per step.
+ */
+class RunStream implements AsyncIterableIterator<AgentEvent> {
+  readonly #definition: Definition;
+  readonly #input: string;
+  readonly #signal: AbortSignal;
+  readonly #metadata: Record<string, unknown> | undefined;
+  #iterator: AsyncGenerator<AgentProgressEvent, unknown, undefined> | undefined;
+  #phase = NOT_STARTED;
+  /** A step was asked of the run and has not come: closing then does not wait for the run. */
+  #runPending = false;
+  #text = '';
+  #resolve: ((step: IteratorResult<AgentEvent>) => void) | undefined;
+  #pulling: Promise<IteratorResult<AgentEvent>> | undefined;
+  // Bound once per stream (a bound function is smaller than a closure and its context, and
+  // smaller than the wrapper an EventTarget makes around a listener object).
+  readonly #onStep = this.#step.bind(this);
+  readonly #onError = this.#error.bind(this);
+  readonly #onAbort = this.#abort.bind(this);
+
+  constructor(definition: Definition, input: string, options: AgentRunOptions) {
+    this.#definition = definition;
+    this.#input = input;
+    this.#signal = options.signal ?? neverAborted;
+    this.#metadata = options.metadata;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<AgentEvent>> {
+    switch (this.#phase) {
+      case FINISHED:
+        return finished();
+      case ENDING:
+        return this.#finish();
+      case PULLING:
+        // Asked again before the last step came: answer in order, as an async generator does.
+        return (this.#pulling as Promise<IteratorResult<AgentEvent>>).then(() => this.next());
+      case NOT_STARTED:
+        try {
+          this.#start();
+        } catch (error) {
+          this.#phase = FINISHED;
+          return Promise.reject(error);
+        }
+    }
+    // Pending from here on, as far as closing goes, even when the signal has already aborted.
+    this.#runPending = true;
+    if (this.#signal.aborted) return Promise.resolve(this.#fail(new CancellationError()));
+    this.#phase = PULLING;
+    const step = new Promise<IteratorResult<AgentEvent>>((resolve) => {
+      this.#resolve = resolve;
+    });
+    this.#pulling = step;
+    try {
+      (this.#iterator as AsyncGenerator<AgentProgressEvent>)
+        .next()
+        .then(this.#onStep, this.#onError);
+    } catch (error) {
+      this.#onError(error);
+    }
+    return step;
+  }
+
+  return(): Promise<IteratorResult<AgentEvent>> {
+    switch (this.#phase) {
+      case NOT_STARTED:
+        // Like a generator closed before it started: the run is never called.
+        this.#phase = FINISHED;
+        return finished();
+      case FINISHED:
+        return finished();
+      case PULLING:
+        return (this.#pulling as Promise<IteratorResult<AgentEvent>>).then(() => this.return());
+      default:
+        return this.#finish();
+    }
+  }
+
+  /** The signal aborted: a pending step ends the stream with a `canceled` error at once. */
+  #abort(): void {
+    if (this.#phase === PULLING) this.#settle(this.#fail(new CancellationError()));
+  }
+
+  #start(): void {
+    const definition = this.#definition;
+    const context = new RunContext(definition, this.#signal, this.#metadata);
+    this.#iterator = definition.run(this.#input, context);
+    this.#signal.addEventListener('abort', this.#onAbort, { once: true });
+  }
+
+  #step(step: IteratorResult<AgentProgressEvent, unknown>): void {
+    if (this.#phase !== PULLING) return;
+    this.#runPending = false;
+    if (step.done === true) {
+      this.#phase = ENDING;
+      const output = typeof step.value === 'string' ? step.value : this.#text;
+      this.#settle({ done: false, value: { type: 'done', output } });
+      return;
+    }
+    if (step.value.type === 'text-delta') this.#text += step.value.delta;
+    this.#phase = READY;
+    this.#settle({ done: false, value: step.value });
+  }
+
+  #error(error: unknown): void {
+    if (this.#phase !== PULLING) return;
+    this.#runPending = false;
+    this.#settle(this.#fail(error));
+  }
+
+  #settle(step: IteratorResult<AgentEvent>): void {
+    const resolve = this.#resolve;
+    this.#resolve = undefined;
+    this.#pulling = undefined;
+    resolve?.(step);
+  }
+
+  /** The final `error` event for a failure; the stream ends after it. */
+  #fail(error: unknown): IteratorResult<AgentEvent> {
+    this.#phase = ENDING;
+    const failure = failureOf(error, this.#definition.name, this.#signal);
+    const event = rememberFailure(
+      { type: 'error', code: failure.code, message: failure.message },
+      failure,
+    );
+    return { done: false, value: event };
+  }
+
+  /** Closes the run (its finally blocks run); never waits on a run that ignores its signal. */
+  #finish(): Promise<IteratorResult<AgentEvent>> {
+    this.#phase = FINISHED;
+    this.#signal.removeEventListener('abort', this.#onAbort);
+    const iterator = this.#iterator;
+    if (iterator === undefined) return finished();
+    let closing: Promise<unknown>;
+    try {
+      closing = iterator.return(undefined).catch(() => undefined);
+    } catch {
+      closing = Promise.resolve();
+    }
+    return this.#runPending ? finished() : closing.then(finished);
+  }
 }
 
 /**
@@ -107,65 +340,9 @@ export function defineAgent(definition: AgentDefinition): Agent {
     tools,
     handoffs,
     invoke: (input, options) => outputOf(agent.stream(input, options), name),
-    stream: (input, options) => streamRun(input, options ?? {}),
+    stream: (input, options) => new RunStream(shared, input, options ?? {}),
   };
-
-  function createContext(signal: AbortSignal, metadata: Record<string, unknown>): AgentRunContext {
-    return {
-      agent,
-      signal,
-      metadata,
-      async *callTool<TOutput>(
-        target: Tool<TOutput> | string,
-        input: unknown,
-      ): AsyncGenerator<AgentProgressEvent, TOutput> {
-        const tool = findByName<Tool<TOutput>>(tools as Tool<TOutput>[], target, 'tool');
-        const id = `call_${globalThis.crypto.randomUUID()}`;
-        yield { type: 'tool-call', id, name: tool.name, input };
-        const output = await tool.execute(input, { signal, toolCallId: id });
-        yield { type: 'tool-result', id, name: tool.name, output };
-        return output;
-      },
-      async *handoff(target, input) {
-        const next = findByName(handoffs, target, 'agent');
-        yield { type: 'handoff', from: name, to: next.name };
-        return yield* forward(next.stream(input, { signal, metadata }), next.name);
-      },
-    };
-  }
-
-  async function* streamRun(input: string, options: AgentRunOptions): AsyncGenerator<AgentEvent> {
-    const signal = options.signal ?? neverAborted;
-    const iterator = run(input, createContext(signal, options.metadata ?? {}));
-    const reader = abortableReader(iterator, signal);
-    let text = '';
-    let pending = false;
-    try {
-      while (true) {
-        pending = true;
-        const step = await reader.next();
-        pending = false;
-        if (step.done) {
-          yield { type: 'done', output: typeof step.value === 'string' ? step.value : text };
-          return;
-        }
-        if (step.value.type === 'text-delta') text += step.value.delta;
-        yield step.value;
-      }
-    } catch (error) {
-      const failure = failureOf(error, name, signal);
-      yield rememberFailure(
-        { type: 'error', code: failure.code, message: failure.message },
-        failure,
-      );
-    } finally {
-      reader.dispose();
-      // Close the run (its finally blocks run); never wait on a run that ignores its signal.
-      const closing = iterator.return(undefined).catch(() => undefined);
-      if (!pending) await closing;
-    }
-  }
-
+  const shared: Definition = { agent, name, run, tools, handoffs };
   return agent;
 }
 
