@@ -51,6 +51,7 @@ export async function serve(
           ...(config.cors === undefined ? {} : { cors: config.cors }),
           ...(config.maxConcurrency === undefined ? {} : { maxConcurrency: config.maxConcurrency }),
           ...(config.maxBodyBytes === undefined ? {} : { maxBodyBytes: config.maxBodyBytes }),
+          ...(config.a2aReplyWith === undefined ? {} : { a2aReplyWith: config.a2aReplyWith }),
         });
         const urls = agentUrls(publicUrl, defaultAgent, true);
         process.stdout.write(

@@ -21,6 +21,7 @@ describe('validateConfig', () => {
       { apiKeys: ['short'] },
       /^Invalid config: apiKeys\.0: API keys must be at least 16 characters/,
     ],
+    [{ a2aReplyWith: 'status' }, /^Invalid config: a2aReplyWith: /],
     [{ colour: 'blue' }, /^Invalid config: \(root\): .*colour/],
   ])('names the field of %j', (config, message) => {
     expect(() => validateConfig(config)).toThrow(message);

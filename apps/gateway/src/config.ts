@@ -42,6 +42,11 @@ export interface GatewayConfig {
   maxConcurrency?: number;
   /** Request body limit in bytes (default 1 MiB). */
   maxBodyBytes?: number;
+  /**
+   * How the official SDK surface answers a blocking SendMessage that starts a task: `task`
+   * (default) or `message` (a Message, no task stored; failures still answer with a Task).
+   */
+  a2aReplyWith?: 'task' | 'message';
   /** Log level for the pino access log (default info; `silent` turns it off). */
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
@@ -83,6 +88,7 @@ const configSchema = z.strictObject({
   shutdownTimeoutMs: z.number().int().min(0).optional(),
   maxConcurrency: z.number().int().min(1).optional(),
   maxBodyBytes: z.number().int().min(1).optional(),
+  a2aReplyWith: z.enum(['task', 'message']).optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
 });
 

@@ -114,6 +114,28 @@ describe('createGateway', () => {
     expect(made.headers.get('x-request-id')).toMatch(/^[\w-]{8,}$/);
   });
 
+  it('answers A2A SendMessage with a Task, or with a Message when a2aReplyWith is message', async () => {
+    const send = (target: ReturnType<typeof gateway>) =>
+      target.app.request(`${base}/a2a/echo/jsonrpc`, {
+        method: 'POST',
+        headers: { ...json, 'A2A-Version': '1.0' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'SendMessage',
+          params: {
+            message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hi' }] },
+          },
+        }),
+      });
+    const task = (await (await send(gateway())).json()) as { result: Record<string, unknown> };
+    expect(Object.keys(task.result)).toEqual(['task']);
+    const replied = (await (await send(gateway({ a2aReplyWith: 'message' }))).json()) as {
+      result: { message?: { role: string; parts: Array<{ text?: string }> } };
+    };
+    expect(replied.result.message).toMatchObject({ role: 'ROLE_AGENT', parts: [{ text: 'hi' }] });
+  });
+
   it('refuses an unknown default agent', () => {
     expect(() => gateway({ defaultAgent: 'nobody' })).toThrow(/nobody/);
   });

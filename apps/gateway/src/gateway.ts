@@ -35,6 +35,12 @@ export interface GatewayOptions {
   maxBodyBytes?: number;
   heartbeatMs?: number;
   version?: string;
+  /**
+   * How the official SDK surface answers a blocking SendMessage that starts a new task: `'task'`
+   * (default, a stored Task) or `'message'` (a Message, nothing stored; failures still answer
+   * with the failed Task). See `@agentport/a2a-sdk`'s `replyWith`.
+   */
+  a2aReplyWith?: 'task' | 'message';
 }
 
 /** A composed gateway: its Hono app and its shutdown controls. */
@@ -137,7 +143,10 @@ export function createGateway(options: GatewayOptions): Gateway {
           description: agent.description ?? `The ${agent.name} agent`,
           url: `${publicUrl}/a2a/${agent.name}`,
         },
-        secured ? { bearerAuth: { description: 'An AgentPort API key' } } : {},
+        {
+          ...(secured ? { bearerAuth: { description: 'An AgentPort API key' } } : {}),
+          ...(options.a2aReplyWith === undefined ? {} : { replyWith: options.a2aReplyWith }),
+        },
       ),
     );
     rest.register(agent.name, agent);
