@@ -8,6 +8,7 @@ import {
 } from '@a2a-js/sdk/server';
 import type { Context } from 'hono';
 import { AbortableCallContext } from '../handler/abortable-call-context.ts';
+import { nodeHeadersOf, requestHeader } from './request-header.ts';
 
 /** Resolves the caller of a request (default: an unauthenticated user). */
 export type A2AUserBuilder = (request: Request) => User | Promise<User>;
@@ -24,16 +25,6 @@ export interface CallContextOptions {
   tenant?: string;
   /** The version to assume when the request has no `A2A-Version` header. */
   defaultVersion?: string;
-}
-
-/**
- * The request headers as Node parsed them, when the app runs on @hono/node-server (which passes
- * the `IncomingMessage` as `env.incoming`): the object the SDK's Express adapters pass, and much
- * cheaper than `c.req.header()`, which makes @hono/node-server build a full web `Headers`.
- */
-function nodeHeadersOf(c: Context): Record<string, string | string[] | undefined> | undefined {
-  const env = c.env as { incoming?: { headers?: Record<string, string | string[] | undefined> } };
-  return env?.incoming?.headers;
 }
 
 /**
@@ -72,8 +63,8 @@ export async function buildCallContext(
 ): Promise<ServerCallContext> {
   const user = await options.userBuilder(c.req.raw);
   const extensions = options.legacy
-    ? (c.req.header(LEGACY_HTTP_EXTENSION_HEADER) ?? c.req.header(HTTP_EXTENSION_HEADER))
-    : c.req.header(HTTP_EXTENSION_HEADER);
+    ? (requestHeader(c, LEGACY_HTTP_EXTENSION_HEADER) ?? requestHeader(c, HTTP_EXTENSION_HEADER))
+    : requestHeader(c, HTTP_EXTENSION_HEADER);
   const headers = nodeHeadersOf(c) ?? lazyObject(() => c.req.header());
   // What the SDK's defaultServerCallContextBuilder builds, plus the caller's abort signal.
   return new AbortableCallContext(
@@ -81,7 +72,7 @@ export async function buildCallContext(
       requestedExtensions: Extensions.parseServiceParameter(extensions),
       user,
       state: new Map([[STATE_HEADERS_KEY, headers]]),
-      requestedVersion: c.req.header(A2A_VERSION_HEADER) || options.defaultVersion,
+      requestedVersion: requestHeader(c, A2A_VERSION_HEADER) || options.defaultVersion,
       tenant: options.tenant,
     },
     () => c.req.raw.signal,

@@ -3,6 +3,7 @@ import { toLegacyHTTPError } from '@a2a-js/sdk/compat/v0_3/server';
 import type { Context, Handler } from 'hono';
 import { toWireAgentCard } from '../card/agent-card.ts';
 import { isLegacyVersion, toLegacyAgentCard } from '../card/legacy-agent-card.ts';
+import { requestHeader } from './request-header.ts';
 
 /** Options of the card handler. */
 export interface CardRouteOptions {
@@ -28,9 +29,9 @@ async function render(value: unknown): Promise<Rendered> {
 
 /** Whether a GET is fresh for an ETag, by the rules of the `fresh` package Express uses. */
 function isFresh(c: Context, etag: string): boolean {
-  const ifNoneMatch = c.req.header('if-none-match');
+  const ifNoneMatch = requestHeader(c, 'if-none-match');
   if (!ifNoneMatch) return false;
-  if (/(?:^|,)\s*no-cache\s*(?:,|$)/.test(c.req.header('cache-control') ?? '')) return false;
+  if (/(?:^|,)\s*no-cache\s*(?:,|$)/.test(requestHeader(c, 'cache-control') ?? '')) return false;
   if (ifNoneMatch.trim() === '*') return true;
   const strip = (tag: string) => tag.trim().replace(/^W\//, '');
   return ifNoneMatch.split(',').some((tag) => strip(tag) === strip(etag));
@@ -48,7 +49,7 @@ export function createCardHandler(card: AgentCard, options: CardRouteOptions): H
 
   return async (c) => {
     const legacyRequest =
-      options.legacyCompat && isLegacyVersion(c.req.header(A2A_VERSION_HEADER) || '0.3');
+      options.legacyCompat && isLegacyVersion(requestHeader(c, A2A_VERSION_HEADER) || '0.3');
     const vary: Record<string, string> = options.legacyCompat ? { Vary: A2A_VERSION_HEADER } : {};
     let rendered: Rendered;
     if (legacyRequest) {

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { requestHeader } from './request-header.ts';
 
 /** A request body read the way Express's `express.json()` reads it. */
 export type JsonBody = { readonly ok: true; readonly value: unknown } | { readonly ok: false };
@@ -16,8 +17,8 @@ export function mediaTypeOf(contentType: string | undefined): string | undefined
  * (other runtimes and in-memory requests may omit `Content-Length`).
  */
 function hasBody(c: Context): boolean {
-  if (c.req.header('content-length') !== undefined) return true;
-  if (c.req.header('transfer-encoding') !== undefined) return true;
+  if (requestHeader(c, 'content-length') !== undefined) return true;
+  if (requestHeader(c, 'transfer-encoding') !== undefined) return true;
   if (c.req.method === 'GET' || c.req.method === 'HEAD') return false;
   return c.req.raw.body !== null;
 }
@@ -48,7 +49,7 @@ export async function readJsonBody(c: Context, options: { strict: boolean }): Pr
 export function limitBody(maxSize: number, onError: (c: Context) => Response): MiddlewareHandler {
   const streaming = bodyLimit({ maxSize, onError });
   return async (c, next) => {
-    const contentLength = c.req.header('content-length');
+    const contentLength = requestHeader(c, 'content-length');
     if (contentLength !== undefined) {
       if (Number(contentLength) > maxSize) return onError(c);
       return next();

@@ -13,6 +13,7 @@ import {
 import type { Handler } from 'hono';
 import { type A2AUserBuilder, buildCallContext, extensionHeaders } from './call-context.ts';
 import { mediaTypeOf, readJsonBody } from './json-body.ts';
+import { requestHeader } from './request-header.ts';
 import { firstStep, sseResponse } from './sse.ts';
 
 /** Options of the JSON-RPC handler. */
@@ -56,7 +57,7 @@ export function createJsonRpcHandler(options: JsonRpcRouteOptions): Handler {
     : undefined;
 
   return async (c) => {
-    const contentType = c.req.header('content-type');
+    const contentType = requestHeader(c, 'content-type');
     const mediaType = mediaTypeOf(contentType);
     if (mediaType !== undefined && mediaType !== 'application/json') {
       const error = new ContentTypeNotSupportedError(
@@ -77,7 +78,7 @@ export function createJsonRpcHandler(options: JsonRpcRouteOptions): Handler {
     const body = parsed.value;
     const legacy =
       legacyHandler !== undefined &&
-      (c.req.header(A2A_VERSION_HEADER) || A2A_LEGACY_PROTOCOL_VERSION) ===
+      (requestHeader(c, A2A_VERSION_HEADER) || A2A_LEGACY_PROTOCOL_VERSION) ===
         A2A_LEGACY_PROTOCOL_VERSION;
     const mapError = legacy
       ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError

@@ -24,6 +24,7 @@ import {
   encodeLegacyTask,
   type LegacyEvent,
 } from './legacy-rest-codec.ts';
+import { requestHeader } from './request-header.ts';
 import type { RestEnv, RestRouteOptions } from './rest-env.ts';
 import { firstStep, sseResponse } from './sse.ts';
 
@@ -62,7 +63,7 @@ function legacyErrorResponse(c: Context, error: unknown, headers = {}): Response
 
 /** Whether a request speaks A2A v0.3: its `A2A-Version` is in [0.3, 1.0) or absent. */
 function isLegacyRequest(c: Context): boolean {
-  return isLegacyVersion(c.req.header(A2A_VERSION_HEADER) || A2A_LEGACY_PROTOCOL_VERSION);
+  return isLegacyVersion(requestHeader(c, A2A_VERSION_HEADER) || A2A_LEGACY_PROTOCOL_VERSION);
 }
 
 /**
@@ -75,7 +76,10 @@ export function registerLegacyRestRoutes(rest: Hono<RestEnv>, options: RestRoute
   const transport = new LegacyRestTransportHandler(options.requestHandler);
 
   rest.use('*', async (c, next) => {
-    if (isLegacyRequest(c) && mediaTypeOf(c.req.header('content-type')) === 'application/json') {
+    if (
+      isLegacyRequest(c) &&
+      mediaTypeOf(requestHeader(c, 'content-type')) === 'application/json'
+    ) {
       const parsed = await readJsonBody(c, { strict: false });
       if (!parsed.ok) {
         return c.json(

@@ -22,6 +22,7 @@ import type { Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { buildCallContext, extensionHeaders } from './call-context.ts';
 import { mediaTypeOf, readJsonBody } from './json-body.ts';
+import { requestHeader } from './request-header.ts';
 import type { RestEnv, RestRouteOptions } from './rest-env.ts';
 import { parseHistoryLength, parseIncludeArtifacts, parseListTasksQuery } from './rest-query.ts';
 import { firstStep, sseResponse } from './sse.ts';
@@ -81,7 +82,7 @@ export function registerRestRoutes(rest: Hono<RestEnv>, options: RestRouteOption
   const { requestHandler } = options;
 
   rest.use('*', async (c, next) => {
-    const contentType = c.req.header('content-type');
+    const contentType = requestHeader(c, 'content-type');
     const mediaType = mediaTypeOf(contentType);
     if (mediaType !== undefined && !JSON_TYPES.has(mediaType)) {
       return restErrorResponse(
