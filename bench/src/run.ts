@@ -60,6 +60,8 @@ const json = { 'content-type': 'application/json' };
 const ok = (status: number) => status >= 200 && status < 300;
 const echoed = (status: number, text: string) => ok(status) && text.includes(ECHO_INPUT);
 const tenEvents = (status: number, text: string) => ok(status) && countEvents(text) === 10;
+const agentMessage = (status: number, text: string) =>
+  echoed(status, text) && text.includes('ROLE_AGENT') && !text.includes('"task"');
 const completedTask = (status: number, text: string) =>
   ok(status) && text.includes('TASK_STATE_COMPLETED') && text.includes(ECHO_INPUT);
 
@@ -142,7 +144,7 @@ await withServer('sdk-express', async (server) => {
     server,
     '/message/jsonrpc',
     jsonRpcBody('SendMessage'),
-    (status, text) => echoed(status, text) && text.includes('ROLE_AGENT'),
+    agentMessage,
     A2A_HEADERS,
   );
   await measure(
@@ -151,6 +153,17 @@ await withServer('sdk-express', async (server) => {
     '/task/jsonrpc',
     jsonRpcBody('SendStreamingMessage'),
     completedTask,
+    A2A_HEADERS,
+  );
+});
+
+await withServer('gateway-message', async (server) => {
+  await measure(
+    'send-message/gateway',
+    server,
+    '/a2a/echo/jsonrpc',
+    jsonRpcBody('SendMessage'),
+    agentMessage,
     A2A_HEADERS,
   );
 });

@@ -6,12 +6,15 @@ import { listen } from '@agentport/rest-sse';
 import { startHono, startRaw, startSdkExpress } from './anchors.ts';
 
 /** The servers the benchmark can start. */
-export const SERVER_KINDS = ['raw', 'hono', 'sdk-express', 'gateway'] as const;
+export const SERVER_KINDS = ['raw', 'hono', 'sdk-express', 'gateway', 'gateway-message'] as const;
 /** One of {@link SERVER_KINDS}. */
 export type ServerKind = (typeof SERVER_KINDS)[number];
 
-/** Starts the AgentPort gateway (built-in agents, no access log) as `agentport serve` does. */
-function startGateway(signal: AbortSignal): Promise<number> {
+/**
+ * Starts the AgentPort gateway (built-in agents, no access log) as `agentport serve` does; with
+ * `a2aReplyWith: 'message'` for the Message-answer scenario.
+ */
+function startGateway(signal: AbortSignal, a2aReplyWith: 'task' | 'message'): Promise<number> {
   let gateway: Gateway | undefined;
   return new Promise((resolve, reject) => {
     listen(
@@ -25,6 +28,7 @@ function startGateway(signal: AbortSignal): Promise<number> {
             agents: createBuiltinAgents(),
             defaultAgent: 'assistant',
             publicUrl: url,
+            a2aReplyWith,
           });
           resolve(port);
         },
@@ -43,7 +47,9 @@ export function startServer(kind: ServerKind, signal: AbortSignal): Promise<numb
     case 'sdk-express':
       return startSdkExpress();
     case 'gateway':
-      return startGateway(signal);
+      return startGateway(signal, 'task');
+    case 'gateway-message':
+      return startGateway(signal, 'message');
   }
 }
 
