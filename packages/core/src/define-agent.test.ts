@@ -321,4 +321,115 @@ describe('defineAgent', () => {
     expect(add).toHaveBeenCalledTimes(1);
     expect(remove).toHaveBeenCalledWith('abort', add.mock.calls[0]?.[1]);
   });
+  describe('pushed to an observer instead of iterated', () => {
+    const PUSH_EVENTS = Symbol.for('agentport.agent-events.push');
+    type Pushable = Record<symbol, (observer: unknown) => void>;
+
+    function observe(stream: AsyncIterable<AgentEvent>, stopAfter = Number.POSITIVE_INFINITY) {
+      const events: AgentEvent[] = [];
+      const errors: unknown[] = [];
+      const completed = new Promise<void>((resolve) => {
+        (stream as unknown as Pushable)[PUSH_EVENTS]?.({
+          next(event: AgentEvent) {
+            events.push(event);
+            return events.length < stopAfter;
+          },
+          error(error: unknown) {
+            errors.push(error);
+            resolve();
+          },
+          complete: resolve,
+        });
+      });
+      return { events, errors, completed };
+    }
+
+    it('pushes every event, then completes once the run is closed', async () => {
+      let closed = false;
+      const agent = defineAgent({
+        name: 'pushed',
+        async *run() {
+          try {
+            yield { type: 'text-delta', delta: 'a' };
+            await sleep(2);
+            yield { type: 'text-delta', delta: 'b' };
+          } finally {
+            closed = true;
+          }
+        },
+      });
+      const { events, completed } = observe(agent.stream('x'));
+      await completed;
+      expect(events).toEqual([
+        { type: 'text-delta', delta: 'a' },
+        { type: 'text-delta', delta: 'b' },
+        { type: 'done', output: 'ab' },
+      ]);
+      expect(closed).toBe(true);
+    });
+
+    it('stops and closes the run when the observer asks no more', async () => {
+      let closed = false;
+      const agent = defineAgent({
+        name: 'stopped',
+        async *run() {
+          try {
+            yield { type: 'text-delta', delta: 'a' };
+            yield { type: 'text-delta', delta: 'b' };
+          } finally {
+            closed = true;
+          }
+        },
+      });
+      const { events, completed } = observe(agent.stream('x'), 1);
+      await completed;
+      expect(events).toEqual([{ type: 'text-delta', delta: 'a' }]);
+      expect(closed).toBe(true);
+    });
+
+    it('pushes a canceled error at once when the signal aborts, even if the run ignores it', async () => {
+      const agent = defineAgent({
+        name: 'deaf',
+        async *run() {
+          yield { type: 'text-delta', delta: 'a' };
+          await sleep(5_000);
+        },
+      });
+      const controller = new AbortController();
+      const { events, completed } = observe(agent.stream('x', { signal: controller.signal }));
+      await expect.poll(() => events.length).toBe(1);
+      controller.abort();
+      await completed;
+      expect(events.at(-1)).toMatchObject({ type: 'error', code: 'canceled' });
+    });
+
+    it('reports a run function that throws at the start through error()', async () => {
+      const agent = defineAgent({
+        name: 'broken-start',
+        run: () => {
+          throw new Error('boom');
+        },
+      });
+      const { events, errors, completed } = observe(agent.stream('x'));
+      await completed;
+      expect(events).toEqual([]);
+      expect(errors).toEqual([new Error('boom')]);
+    });
+
+    it('is either pushed or iterated, not both', async () => {
+      const agent = defineAgent({
+        name: 'once',
+        async *run() {
+          yield { type: 'text-delta', delta: 'a' };
+        },
+      });
+      const pushed = agent.stream('x');
+      const { completed } = observe(pushed);
+      await expect(pushed[Symbol.asyncIterator]().next()).rejects.toBeInstanceOf(TypeError);
+      await completed;
+      const iterated = agent.stream('x');
+      await iterated[Symbol.asyncIterator]().next();
+      expect(() => (iterated as unknown as Pushable)[PUSH_EVENTS]?.({})).toThrow(TypeError);
+    });
+  });
 });

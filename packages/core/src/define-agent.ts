@@ -149,6 +149,25 @@ const PULLING = 2;
 const ENDING = 3;
 const FINISHED = 4;
 
+/**
+ * The push side of a `defineAgent` stream, for a consumer that would only turn each pulled event
+ * into a callback anyway (an SSE writer, say): `stream[PUSH_EVENTS](observer)` instead of
+ * iterating. It spares the promise per event and its consumer's reaction, which an open stream
+ * otherwise keeps while the agent waits. A registered symbol, so other packages can test for it
+ * without importing anything; a stream is either pushed or iterated, not both.
+ */
+const PUSH_EVENTS = Symbol.for('agentport.agent-events.push');
+
+/** What {@link PUSH_EVENTS} calls; none of its methods may throw. */
+interface AgentEventObserver {
+  /** One event; false stops the stream (the run is closed as by `return()`). */
+  next(event: AgentEvent): boolean;
+  /** The stream could not start (the run function threw); nothing else is called. */
+  error(error: unknown): void;
+  /** The stream has ended and its run is closed; called once, last. */
+  complete(): void;
+}
+
 function finished(): Promise<IteratorResult<AgentEvent>> {
   return Promise.resolve({ done: true, value: undefined });
 }
@@ -171,6 +190,8 @@ class RunStream implements AsyncIterableIterator<AgentEvent> {
   #text = '';
   #resolve: ((step: IteratorResult<AgentEvent>) => void) | undefined;
   #pulling: Promise<IteratorResult<AgentEvent>> | undefined;
+  /** Set when the stream is pushed rather than iterated. */
+  #observer: AgentEventObserver | undefined;
   // Bound once per stream (a bound function is smaller than a closure and its context, and
   // smaller than the wrapper an EventTarget makes around a listener object).
   readonly #onStep = this.#step.bind(this);
@@ -189,6 +210,9 @@ class RunStream implements AsyncIterableIterator<AgentEvent> {
   }
 
   next(): Promise<IteratorResult<AgentEvent>> {
+    if (this.#observer !== undefined) {
+      return Promise.reject(new TypeError('This agent event stream is being pushed'));
+    }
     switch (this.#phase) {
       case FINISHED:
         return finished();
@@ -208,11 +232,39 @@ class RunStream implements AsyncIterableIterator<AgentEvent> {
     // Pending from here on, as far as closing goes, even when the signal has already aborted.
     this.#runPending = true;
     if (this.#signal.aborted) return Promise.resolve(this.#fail(new CancellationError()));
-    this.#phase = PULLING;
     const step = new Promise<IteratorResult<AgentEvent>>((resolve) => {
       this.#resolve = resolve;
     });
     this.#pulling = step;
+    this.#request();
+    return step;
+  }
+
+  /** Pushes every event to `observer` instead of being iterated (see {@link PUSH_EVENTS}). */
+  [PUSH_EVENTS](observer: AgentEventObserver): void {
+    if (this.#phase !== NOT_STARTED || this.#observer !== undefined) {
+      throw new TypeError('This agent event stream is already being read');
+    }
+    this.#observer = observer;
+    try {
+      this.#start();
+    } catch (error) {
+      this.#phase = FINISHED;
+      observer.error(error);
+      return;
+    }
+    this.#advance();
+  }
+
+  /** Push mode: asks the run for its next event, or ends at once on an aborted signal. */
+  #advance(): void {
+    this.#runPending = true;
+    if (this.#signal.aborted) this.#deliver(this.#fail(new CancellationError()));
+    else this.#request();
+  }
+
+  #request(): void {
+    this.#phase = PULLING;
     try {
       (this.#iterator as AsyncGenerator<AgentProgressEvent>)
         .next()
@@ -220,10 +272,12 @@ class RunStream implements AsyncIterableIterator<AgentEvent> {
     } catch (error) {
       this.#onError(error);
     }
-    return step;
   }
 
   return(): Promise<IteratorResult<AgentEvent>> {
+    if (this.#observer !== undefined) {
+      return Promise.reject(new TypeError('This agent event stream is being pushed'));
+    }
     switch (this.#phase) {
       case NOT_STARTED:
         // Like a generator closed before it started: the run is never called.
@@ -271,10 +325,26 @@ class RunStream implements AsyncIterableIterator<AgentEvent> {
   }
 
   #settle(step: IteratorResult<AgentEvent>): void {
+    if (this.#observer !== undefined) {
+      this.#deliver(step);
+      return;
+    }
     const resolve = this.#resolve;
     this.#resolve = undefined;
     this.#pulling = undefined;
     resolve?.(step);
+  }
+
+  /** Push mode: hands one event over, then pulls the next or ends. */
+  #deliver(step: IteratorResult<AgentEvent>): void {
+    const observer = this.#observer as AgentEventObserver;
+    const more = !step.done && observer.next(step.value);
+    if (more && this.#phase === READY) {
+      this.#advance();
+      return;
+    }
+    const complete = () => observer.complete();
+    this.#finish().then(complete, complete);
   }
 
   /** The final `error` event for a failure; the stream ends after it. */
