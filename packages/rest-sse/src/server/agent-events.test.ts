@@ -1,4 +1,4 @@
-import type { AgentEvent } from '@agentport/core';
+import { type AgentEvent, defineAgent } from '@agentport/core';
 import { describe, expect, it, vi } from 'vitest';
 import { createSSEWriter, type SSEWriter } from '../sse/sse-writer.ts';
 import { parseSSE } from '../test-support/sse.ts';
@@ -121,5 +121,46 @@ describe('pumpAgentEvents', () => {
       'done',
     ]);
     expect(writer.closed).toBe(true);
+  });
+});
+
+describe('writing a stream that pushes its events', () => {
+  it('takes the events pushed by a defineAgent stream instead of iterating it', async () => {
+    const agent = defineAgent({
+      name: 'pusher',
+      async *run() {
+        yield { type: 'text-delta', delta: 'a' };
+      },
+    });
+    const events = agent.stream('x');
+    const iterate = vi.spyOn(events, Symbol.asyncIterator);
+    const { writer, text } = openStream();
+    await writeAgentEvents(events, writer, 'pusher');
+    writer.close();
+    expect(iterate).not.toHaveBeenCalled();
+    expect(parseSSE(await text()).events).toEqual([
+      { event: 'text-delta', id: '1', data: '{"delta":"a"}' },
+      { event: 'done', id: '2', data: '{"output":"a"}' },
+    ]);
+  });
+
+  it('ends with agent_failure when an event cannot be written, pushed or pulled', async () => {
+    const bad = { type: 'text-delta\nevent: injected', delta: 'x' } as unknown as AgentEvent;
+    const pushed = defineAgent({
+      name: 'injector',
+      async *run() {
+        yield bad as never;
+      },
+    }).stream('x');
+    const { iterable: pulled, closed } = eventsOf([bad]);
+    for (const events of [pushed, pulled]) {
+      const { writer, text } = openStream();
+      await writeAgentEvents(events, writer, 'injector');
+      writer.close();
+      const parsed = parseSSE(await text()).events;
+      expect(parsed.map((event) => [event.event, event.id])).toEqual([['error', '2']]);
+      expect(JSON.parse(parsed[0]?.data ?? '')).toMatchObject({ code: 'invalid_input' });
+    }
+    expect(closed).toHaveBeenCalledTimes(1);
   });
 });

@@ -9,20 +9,32 @@ export function agentFailure(error: unknown, agentName: string): AgentPortError 
 }
 
 /**
- * Pulls an agent run's events one by one and writes each as an SSE event. A loop of promise
- * callbacks rather than an async function: while the agent is idle, all a stream keeps is this
- * object, its two bound callbacks and the pending step, not a suspended frame per layer.
+ * The push side of `defineAgent` streams in @agentport/core: such a stream calls `next(event)`,
+ * `error(error)` and `complete()` on the object given to its method under this registered symbol,
+ * instead of being iterated.
+ */
+const PUSH_EVENTS = Symbol.for('agentport.agent-events.push');
+
+interface PushedEvents {
+  [PUSH_EVENTS]?: (observer: AgentEventPump) => void;
+}
+
+/**
+ * Writes an agent run's events as SSE events. A stream from `defineAgent` pushes its events to
+ * it; any other one is pulled with promise callbacks. Either way there is no async function:
+ * while the agent is idle, a stream keeps this object and the pending step, not a suspended frame
+ * per layer.
  */
 class AgentEventPump {
-  readonly #iterator: AsyncIterator<AgentEvent>;
   readonly #writer: SSEWriter;
   readonly #agentName: string;
   /** Called once at the end; when absent, the end closes the writer. */
   readonly #onEnd: (() => void) | undefined;
+  #iterator: AsyncIterator<AgentEvent> | undefined;
   #id = 0;
-  // Bound once per stream: smaller than two closures and their context.
-  readonly #onStep = this.#step.bind(this);
-  readonly #onError = this.#error.bind(this);
+  // Pull mode only, bound once per stream: smaller than two closures and their context.
+  #onStep: ((step: IteratorResult<AgentEvent>) => void) | undefined;
+  #onError: ((error: unknown) => void) | undefined;
 
   constructor(
     events: AsyncIterable<AgentEvent>,
@@ -33,21 +45,54 @@ class AgentEventPump {
     this.#writer = writer;
     this.#agentName = agentName;
     this.#onEnd = onEnd;
-    let iterator: AsyncIterator<AgentEvent> | undefined;
     try {
-      iterator = events[Symbol.asyncIterator]();
+      const push = (events as PushedEvents)[PUSH_EVENTS];
+      if (typeof push === 'function') {
+        push.call(events, this);
+        return;
+      }
+      this.#iterator = events[Symbol.asyncIterator]();
     } catch (error) {
-      this.#onError(error);
+      this.error(error);
+      return;
     }
-    this.#iterator = iterator as AsyncIterator<AgentEvent>;
-    if (iterator !== undefined) this.#pull();
+    this.#onStep = this.#step.bind(this);
+    this.#onError = this.error.bind(this);
+    this.#pull();
+  }
+
+  /**
+   * Writes one event; false once the stream should stop: the writer ended, the event was the last
+   * one, or it could not be written (an `agent_failure` error event is then written instead).
+   */
+  next(event: AgentEvent): boolean {
+    try {
+      const { type, ...data } = event;
+      this.#id += 1;
+      const written = this.#writer.write({ event: type, data: JSON.stringify(data), id: this.#id });
+      return written && type !== 'done' && type !== 'error';
+    } catch (error) {
+      this.#write(agentFailure(error, this.#agentName));
+      return false;
+    }
+  }
+
+  /** The events failed: a safe `error` event, then the end. */
+  error(error: unknown): void {
+    this.#write(agentFailure(error, this.#agentName));
+    this.complete();
+  }
+
+  complete(): void {
+    if (this.#onEnd === undefined) this.#writer.close();
+    else this.#onEnd();
   }
 
   #pull(): void {
     try {
-      this.#iterator.next().then(this.#onStep, this.#onError);
+      (this.#iterator as AsyncIterator<AgentEvent>).next().then(this.#onStep, this.#onError);
     } catch (error) {
-      this.#onError(error);
+      this.error(error);
     }
   }
 
@@ -59,50 +104,27 @@ class AgentEventPump {
           message: `Agent '${this.#agentName}' ended without a result`,
         }),
       );
-      this.#end();
+      this.complete();
       return;
     }
-    let more: boolean;
-    try {
-      const { type, ...data } = step.value;
-      this.#id += 1;
-      const written = this.#writer.write({ event: type, data: JSON.stringify(data), id: this.#id });
-      more = written && type !== 'done' && type !== 'error';
-    } catch (error) {
-      // As a for-await loop would: close the iterator, then report the failure.
-      this.#close(() => {
-        this.#write(agentFailure(error, this.#agentName));
-        this.#end();
-      });
-      return;
-    }
-    if (more) this.#pull();
-    else this.#close(() => this.#end());
-  }
-
-  #error(error: unknown): void {
-    this.#write(agentFailure(error, this.#agentName));
-    this.#end();
+    if (this.next(step.value)) this.#pull();
+    else this.#close();
   }
 
   #write(error: AgentPortError): void {
     this.#writer.write({ ...sseErrorMessage(error), id: this.#id + 1 });
   }
 
-  /** Stops the agent's iterator early and waits for it, as leaving a for-await loop does. */
-  #close(then: () => void): void {
+  /** Stops the iterator early and ends once it is closed, as leaving a for-await loop does. */
+  #close(): void {
     let closing: unknown;
     try {
-      closing = this.#iterator.return?.();
+      closing = this.#iterator?.return?.();
     } catch {
       // A failing return() ends the pump all the same.
     }
-    Promise.resolve(closing).then(then, then);
-  }
-
-  #end(): void {
-    if (this.#onEnd === undefined) this.#writer.close();
-    else this.#onEnd();
+    const complete = () => this.complete();
+    Promise.resolve(closing).then(complete, complete);
   }
 }
 
