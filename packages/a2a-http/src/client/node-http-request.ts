@@ -1,7 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
 import { Readable } from 'node:stream';
-import { text as streamText } from 'node:stream/consumers';
 
 /** One request as a transport sends it. */
 export interface TransportRequest {
@@ -65,7 +64,21 @@ class NodeResponse implements TransportResponse {
   }
 
   text(): Promise<string> {
-    return streamText(this.#message);
+    // Read with 'data'/'end' listeners: node:stream/consumers' async iteration costs ~30 µs more
+    // per answer here (an async iterator and its promises per chunk).
+    const message = this.#message;
+    return new Promise((resolve, reject) => {
+      let text = '';
+      message.setEncoding('utf8');
+      message.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      message.once('end', () => resolve(text));
+      message.once('error', reject);
+      message.once('close', () => {
+        if (!message.complete) reject(new Error('The response ended before its body was complete'));
+      });
+    });
   }
 }
 
