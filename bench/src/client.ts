@@ -45,24 +45,33 @@ export function post(
   });
 }
 
-/** Median time to the first SSE event of sequential streams on one kept-alive connection. */
-export async function firstEventMedian(
-  url: string,
+/**
+ * Median time to the first SSE event of sequential streams, each target on its own kept-alive
+ * connection, the targets taking turns stream by stream (so a slow spell falls on all of them).
+ */
+export async function firstEventMedians(
+  targets: Record<string, string>,
   body: string,
   options: { samples: number; warmup: number },
-): Promise<number> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const samples: number[] = [];
+): Promise<Record<string, number>> {
+  const entries = Object.entries(targets).map(([name, url]) => ({
+    name,
+    url,
+    agent: new Agent({ keepAlive: true, maxSockets: 1 }),
+    samples: [] as number[],
+  }));
   try {
     for (let index = 0; index < options.warmup + options.samples; index += 1) {
-      const { firstMs } = await post(url, body, agent);
-      if (firstMs < 0) throw new Error(`no SSE event from ${url}`);
-      if (index >= options.warmup) samples.push(firstMs);
+      for (const entry of entries) {
+        const { firstMs } = await post(entry.url, body, entry.agent);
+        if (firstMs < 0) throw new Error(`no SSE event from ${entry.url}`);
+        if (index >= options.warmup) entry.samples.push(firstMs);
+      }
     }
   } finally {
-    agent.destroy();
+    for (const entry of entries) entry.agent.destroy();
   }
-  return median(samples);
+  return Object.fromEntries(entries.map((entry) => [entry.name, median(entry.samples)]));
 }
 
 /** Opens `count` streams, each until its first event; resolves with a function closing them all. */

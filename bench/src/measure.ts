@@ -2,7 +2,7 @@ import { Agent } from 'node:http';
 import type { ServerChild } from './child.ts';
 import { post } from './client.ts';
 import { median } from './table.ts';
-import { runWrk, type WrkRequest } from './wrk.ts';
+import { runWrk, type WrkRequest, type WrkResult } from './wrk.ts';
 
 /** How long and how hard to load each scenario. */
 export interface LoadSettings {
@@ -22,39 +22,60 @@ export interface LoadFigures {
   rssBytes: number;
 }
 
+/** One server and request of an interleaved group, under its results key. */
+export interface LoadSubject {
+  key: string;
+  server: ServerChild;
+  request: WrkRequest;
+  check: (status: number, text: string) => boolean;
+}
+
 /**
- * Sends one request and checks its answer (so a wrong route or an error is never measured),
- * warms up, then runs wrk several times; every figure is the median of the runs. Fails when any
- * run saw an error (non-2xx, socket error or timeout).
+ * Loads several subjects side by side: each is first sent one request whose answer is checked
+ * (so a wrong route or an error is never measured) and warmed up, then the subjects take turns,
+ * one wrk run each per round, in an order reversed every round, so a slow spell of the machine
+ * falls on all of them rather than on whichever ran then. Every figure is the median of its runs;
+ * fails when any run saw an error (non-2xx, socket error or timeout).
  */
-export async function loadScenario(
-  server: ServerChild,
-  request: WrkRequest,
-  check: (status: number, text: string) => boolean,
+export async function loadInterleaved(
+  subjects: readonly LoadSubject[],
   settings: LoadSettings,
-): Promise<LoadFigures> {
-  const agent = new Agent({ keepAlive: false });
-  const once = await post(request.url, request.body.replaceAll('{{n}}', 'check'), agent, {
-    ...request.headers,
-  });
-  agent.destroy();
-  if (!check(once.status, once.text)) {
-    throw new Error(`unexpected answer from ${request.url}: ${once.status} ${once.text}`);
-  }
+): Promise<Record<string, LoadFigures>> {
   const wrk = { connections: settings.connections, cpus: settings.loadCpus };
-  await runWrk(request, { ...wrk, seconds: settings.warmupSeconds });
-  const runs = [];
-  for (let index = 0; index < settings.runs; index += 1) {
-    const run = await runWrk(request, { ...wrk, seconds: settings.seconds });
-    if (run.errors > 0) {
-      throw new Error(`${run.errors} of ${run.requests} requests to ${request.url} failed`);
+  for (const { request, check } of subjects) {
+    const agent = new Agent({ keepAlive: false });
+    const once = await post(request.url, request.body.replaceAll('{{n}}', 'check'), agent, {
+      ...request.headers,
+    });
+    agent.destroy();
+    if (!check(once.status, once.text)) {
+      throw new Error(`unexpected answer from ${request.url}: ${once.status} ${once.text}`);
     }
-    runs.push(run);
+    await runWrk(request, { ...wrk, seconds: settings.warmupSeconds });
   }
-  return {
-    requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)),
-    p50Ms: median(runs.map((run) => run.p50Ms)),
-    p99Ms: median(runs.map((run) => run.p99Ms)),
-    rssBytes: server.rss(),
-  };
+  const runs = new Map(subjects.map((subject) => [subject.key, [] as WrkResult[]]));
+  for (let index = 0; index < settings.runs; index += 1) {
+    const order = index % 2 === 0 ? subjects : [...subjects].reverse();
+    for (const { key, request } of order) {
+      const run = await runWrk(request, { ...wrk, seconds: settings.seconds });
+      if (run.errors > 0) {
+        throw new Error(`${run.errors} of ${run.requests} requests to ${request.url} failed`);
+      }
+      runs.get(key)?.push(run);
+    }
+  }
+  return Object.fromEntries(
+    subjects.map(({ key, server }) => {
+      const own = runs.get(key) ?? [];
+      return [
+        key,
+        {
+          requestsPerSecond: median(own.map((run) => run.requestsPerSecond)),
+          p50Ms: median(own.map((run) => run.p50Ms)),
+          p99Ms: median(own.map((run) => run.p99Ms)),
+          rssBytes: server.rss(),
+        },
+      ];
+    }),
+  );
 }

@@ -9,9 +9,9 @@ import { createRemoteAgent } from '@agentport/a2a-http';
 import { createRemoteSdkAgent } from '@agentport/a2a-sdk';
 import { createEchoAgent } from '@agentport/core/agents';
 import { pin, type ServerChild, startChild } from './child.ts';
-import { firstEventMedian, interleavedMedians, openIdleStreams } from './client.ts';
+import { firstEventMedians, interleavedMedians, openIdleStreams } from './client.ts';
 import { describeMachine, hasTaskset } from './environment.ts';
-import { type LoadFigures, type LoadSettings, loadScenario } from './measure.ts';
+import { type LoadSettings, type LoadSubject, loadInterleaved } from './measure.ts';
 import { type Results, renderReport, writeReport } from './report.ts';
 import {
   A2A_HEADERS,
@@ -70,23 +70,29 @@ function log(message: string): void {
   process.stderr.write(`[${seconds} s] ${message}\n`);
 }
 
-async function measure(
+type Check = (status: number, text: string) => boolean;
+
+/** A subject of an interleaved group: `key` is `<scenario>/<server kind>`. */
+function subject(
   key: string,
   server: ServerChild,
   path: string,
   body: string,
-  check: (status: number, text: string) => boolean,
+  check: Check,
   headers: Record<string, string> = {},
-): Promise<LoadFigures> {
-  log(`${key} on ${server.kind}`);
-  const figures = await loadScenario(
+): LoadSubject {
+  return {
+    key,
     server,
-    { url: `${server.url}${path}`, body, headers: { ...json, ...headers } },
+    request: { url: `${server.url}${path}`, body, headers: { ...json, ...headers } },
     check,
-    settings,
-  );
-  results.load[key] = figures;
-  return figures;
+  };
+}
+
+/** Loads the subjects side by side (see {@link loadInterleaved}) and keeps their figures. */
+async function measureTogether(title: string, subjects: LoadSubject[]): Promise<void> {
+  log(`${title}: ${subjects.map((each) => each.key).join(', ')}`);
+  Object.assign(results.load, await loadInterleaved(subjects, settings));
 }
 
 async function idleHeap(server: ServerChild, path: string, body: string): Promise<number> {
@@ -101,110 +107,102 @@ async function idleHeap(server: ServerChild, path: string, body: string): Promis
   return (after - before) / IDLE_STREAMS;
 }
 
-async function withServer(kind: ServerKind, body: (server: ServerChild) => Promise<void>) {
-  const server = await startChild(kind, { cpus: serverCpus, profileDirectory });
-  try {
-    await body(server);
-  } finally {
-    await server.stop();
-  }
-}
-
 const streamBody = JSON.stringify({ input: STREAM_INPUT });
 const echoBody = JSON.stringify({ input: ECHO_INPUT });
 const latencySamples = { samples: quick ? 100 : 1000, warmup: 100 };
+const rpc = (method: 'SendMessage' | 'SendStreamingMessage') => jsonRpcBody(method);
 
-await withServer('raw', async (server) => {
-  await measure('invoke/raw', server, '/invoke', echoBody, echoed);
-  await measure('sse/raw', server, '/stream', streamBody, tenEvents);
-  log('first event on raw');
-  results.firstEventMs.raw = await firstEventMedian(
-    `${server.url}/stream`,
+// Every server runs for the whole bench, each in its own process pinned to the server CPU; only
+// the one under load is busy, and the subjects of each comparison take turns (loadInterleaved).
+const kinds: ServerKind[] = ['raw', 'hono', 'sdk-express', 'gateway', 'gateway-message'];
+const servers = await Promise.all(
+  kinds.map((kind) => startChild(kind, { cpus: serverCpus, profileDirectory })),
+);
+const [raw, hono, express, gateway, gatewayMessage] = servers as [
+  ServerChild,
+  ServerChild,
+  ServerChild,
+  ServerChild,
+  ServerChild,
+];
+try {
+  const taskDone: Check = (status, text) => echoed(status, text) && text.includes('"completed"');
+  await measureTogether('1 and 3. REST invoke and POST /tasks?wait', [
+    subject('invoke/raw', raw, '/invoke', echoBody, echoed),
+    subject('invoke/hono', hono, '/invoke', echoBody, echoed),
+    subject('invoke/gateway', gateway, '/agents/echo/invoke', echoBody, echoed),
+    subject('tasks-wait/gateway', gateway, '/agents/echo/tasks?wait=10', echoBody, taskDone),
+  ]);
+  await measureTogether('2. SendMessage, Task', [
+    subject(
+      'send-task/sdk-express',
+      express,
+      '/task/jsonrpc',
+      rpc('SendMessage'),
+      completedTask,
+      A2A_HEADERS,
+    ),
+    subject(
+      'send-task/gateway',
+      gateway,
+      '/a2a/echo/jsonrpc',
+      rpc('SendMessage'),
+      completedTask,
+      A2A_HEADERS,
+    ),
+  ]);
+  await measureTogether('2. SendMessage, Message', [
+    subject(
+      'send-message/sdk-express',
+      express,
+      '/message/jsonrpc',
+      rpc('SendMessage'),
+      agentMessage,
+      A2A_HEADERS,
+    ),
+    subject(
+      'send-message/gateway',
+      gatewayMessage,
+      '/a2a/echo/jsonrpc',
+      rpc('SendMessage'),
+      agentMessage,
+      A2A_HEADERS,
+    ),
+  ]);
+  await measureTogether('4. SSE streams', [
+    subject('sse/raw', raw, '/stream', streamBody, tenEvents),
+    subject('sse/gateway', gateway, '/agents/echo/stream', streamBody, tenEvents),
+  ]);
+  log('first event, raw and gateway taking turns');
+  results.firstEventMs = await firstEventMedians(
+    { raw: `${raw.url}/stream`, gateway: `${gateway.url}/agents/echo/stream` },
     streamBody,
     latencySamples,
   );
-  results.heapPerIdleStream.raw = await idleHeap(server, '/idle', echoBody);
-});
+  await measureTogether('5. SendStreamingMessage', [
+    subject(
+      'stream/sdk-express',
+      express,
+      '/task/jsonrpc',
+      rpc('SendStreamingMessage'),
+      completedTask,
+      A2A_HEADERS,
+    ),
+    subject(
+      'stream/gateway',
+      gateway,
+      '/a2a/echo/jsonrpc',
+      rpc('SendStreamingMessage'),
+      completedTask,
+      A2A_HEADERS,
+    ),
+  ]);
 
-await withServer('hono', async (server) => {
-  await measure('invoke/hono', server, '/invoke', echoBody, echoed);
-});
-
-await withServer('sdk-express', async (server) => {
-  await measure(
-    'send-task/sdk-express',
-    server,
-    '/task/jsonrpc',
-    jsonRpcBody('SendMessage'),
-    completedTask,
-    A2A_HEADERS,
-  );
-  await measure(
-    'send-message/sdk-express',
-    server,
-    '/message/jsonrpc',
-    jsonRpcBody('SendMessage'),
-    agentMessage,
-    A2A_HEADERS,
-  );
-  await measure(
-    'stream/sdk-express',
-    server,
-    '/task/jsonrpc',
-    jsonRpcBody('SendStreamingMessage'),
-    completedTask,
-    A2A_HEADERS,
-  );
-});
-
-await withServer('gateway-message', async (server) => {
-  await measure(
-    'send-message/gateway',
-    server,
-    '/a2a/echo/jsonrpc',
-    jsonRpcBody('SendMessage'),
-    agentMessage,
-    A2A_HEADERS,
-  );
-});
-
-await withServer('gateway', async (server) => {
-  await measure('invoke/gateway', server, '/agents/echo/invoke', echoBody, echoed);
-  await measure(
-    'send-task/gateway',
-    server,
-    '/a2a/echo/jsonrpc',
-    jsonRpcBody('SendMessage'),
-    completedTask,
-    A2A_HEADERS,
-  );
-  await measure(
-    'tasks-wait/gateway',
-    server,
-    '/agents/echo/tasks?wait=10',
-    echoBody,
-    (status, text) => echoed(status, text) && text.includes('"completed"'),
-  );
-  await measure('sse/gateway', server, '/agents/echo/stream', streamBody, tenEvents);
-  log('first event on gateway');
-  results.firstEventMs.gateway = await firstEventMedian(
-    `${server.url}/agents/echo/stream`,
-    streamBody,
-    latencySamples,
-  );
-  await measure(
-    'stream/gateway',
-    server,
-    '/a2a/echo/jsonrpc',
-    jsonRpcBody('SendStreamingMessage'),
-    completedTask,
-    A2A_HEADERS,
-  );
   log('remote-agent overhead');
   const input = 'the quick brown fox jumps over the lazy dog';
   const local = createEchoAgent();
-  const httpRemote = await createRemoteAgent(`${server.url}/agents/echo`);
-  const sdkRemote = await createRemoteSdkAgent(`${server.url}/a2a/echo`);
+  const httpRemote = await createRemoteAgent(`${gateway.url}/agents/echo`);
+  const sdkRemote = await createRemoteSdkAgent(`${gateway.url}/a2a/echo`);
   const restBody = JSON.stringify({ input });
   const timing = { runs: quick ? 200 : 2000, warmup: 200, maxMs: quick ? 5_000 : 30_000 };
   results.remote = await interleavedMedians(
@@ -219,7 +217,7 @@ await withServer('gateway', async (server) => {
   const rest = await interleavedMedians(
     {
       rest: () =>
-        fetch(`${server.url}/agents/echo/invoke`, {
+        fetch(`${gateway.url}/agents/echo/invoke`, {
           method: 'POST',
           headers: json,
           body: restBody,
@@ -228,12 +226,15 @@ await withServer('gateway', async (server) => {
     timing,
   );
   results.remote = { ...results.remote, ...rest };
+  results.heapPerIdleStream.raw = await idleHeap(raw, '/idle', echoBody);
   results.heapPerIdleStream.gateway = await idleHeap(
-    server,
+    gateway,
     '/agents/ticker/stream',
     JSON.stringify({ input: IDLE_INPUT }),
   );
-});
+} finally {
+  await Promise.all(servers.map((server) => server.stop()));
+}
 
 const machine = describeMachine();
 const report = renderReport(results, {
