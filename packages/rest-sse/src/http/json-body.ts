@@ -15,6 +15,18 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
 
+/**
+ * Whether a request's declared body length is over `maxBytes`: from `Content-Length` alone, or
+ * undefined when the length is not declared (a chunked body must be counted as it is read).
+ */
+export function declaredBodyOverLimit(context: Context, maxBytes: number): boolean | undefined {
+  const length = requestHeader(context, 'content-length');
+  if (length === undefined || requestHeader(context, 'transfer-encoding') !== undefined) {
+    return undefined;
+  }
+  return Number(length) > maxBytes;
+}
+
 /** Middleware that answers 413 `payload_too_large` when the body is over `maxBytes`. */
 export function limitBody(maxBytes: number = DEFAULT_MAX_BODY_BYTES): MiddlewareHandler {
   const tooLarge = () => errorResponse(new PayloadTooLargeError(maxBytes));
@@ -22,9 +34,9 @@ export function limitBody(maxBytes: number = DEFAULT_MAX_BODY_BYTES): Middleware
   return async function limitBodySize(context, next) {
     // A declared length is checked from the header alone: hono's bodyLimit first touches the
     // body stream, which turns @hono/node-server's fast body read off for the handler.
-    const length = requestHeader(context, 'content-length');
-    if (length !== undefined && requestHeader(context, 'transfer-encoding') === undefined) {
-      if (Number(length) > maxBytes) return tooLarge();
+    const over = declaredBodyOverLimit(context, maxBytes);
+    if (over === true) return tooLarge();
+    if (over === false) {
       await next();
       return;
     }

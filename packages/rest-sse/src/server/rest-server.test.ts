@@ -355,6 +355,28 @@ describe('bad requests', () => {
     expect(response.status).toBe(413);
   });
 
+  it('counts a body of undeclared length (chunked) against the limit as it is read', async () => {
+    const small = createServer({ maxBodyBytes: 50 }).app;
+    const chunked = (text: string) =>
+      small.request('/echo/invoke', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode(text));
+            controller.close();
+          },
+        }),
+        duplex: 'half',
+      } as RequestInit);
+    const over = await chunked(JSON.stringify({ input: 'y'.repeat(60) }));
+    expect(over.status).toBe(413);
+    expect(await errorOf(over)).toMatchObject({ code: 'payload_too_large' });
+    const within = await chunked(JSON.stringify({ input: 'short' }));
+    expect(within.status).toBe(200);
+    expect(await within.json()).toEqual({ result: 'short' });
+  });
+
   it('answers 404 agent_not_found for an action of an unknown agent', async () => {
     for (const path of ['/nobody/invoke', '/team/nobody/stream']) {
       const response = await post(path, { input: 'x' });

@@ -9,10 +9,16 @@ import * as z from 'zod';
 import { errorResponse, jsonErrorHandler, jsonNotFoundHandler } from '../http/error-response.ts';
 import {
   MethodNotAllowedError,
+  PayloadTooLargeError,
   RouteNotFoundError,
   ShuttingDownError,
 } from '../http/http-errors.ts';
-import { DEFAULT_MAX_BODY_BYTES, limitBody, parseJsonBody } from '../http/json-body.ts';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  declaredBodyOverLimit,
+  limitBody,
+  parseJsonBody,
+} from '../http/json-body.ts';
 import { type ListenOptions, listen } from '../http/listen.ts';
 import { sseErrorMessage } from '../sse/sse-writer.ts';
 import { openSSE } from '../sse/stream-sse.ts';
@@ -88,7 +94,8 @@ function isAgent(value: unknown): value is Agent {
  */
 export function createRestServer(options: RestServerOptions = {}): RestServer {
   const agents = new Map<string, Entry>();
-  const limit = limitBody(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const limit = limitBody(maxBodyBytes);
   const closing = new AbortController();
   const streamOptions = {
     heartbeatMs: options.heartbeatMs,
@@ -128,9 +135,15 @@ export function createRestServer(options: RestServerOptions = {}): RestServer {
 
   async function runAction(context: Context, action: string, agent: Agent): Promise<Response> {
     if (shuttingDown) return errorResponse(new ShuttingDownError());
+    const run = action === 'invoke' ? invoke : stream;
+    // A declared length is judged here and the action called directly (the usual case, and the
+    // hot path); only an undeclared (chunked) body goes through the counting middleware.
+    const over = declaredBodyOverLimit(context, maxBodyBytes);
+    if (over === true) return errorResponse(new PayloadTooLargeError(maxBodyBytes));
+    if (over === false) return run(context, agent);
     let response: Response | undefined;
     const refused = await limit(context, async () => {
-      response = await (action === 'invoke' ? invoke(context, agent) : stream(context, agent));
+      response = await run(context, agent);
     });
     return refused ?? (response as Response);
   }
