@@ -1,3 +1,4 @@
+import Queue from 'yocto-queue';
 import { InvalidInputError } from '../errors/invalid-input-error.ts';
 import { TaskConflictError } from '../errors/task-conflict-error.ts';
 import { TaskNotFoundError } from '../errors/task-not-found-error.ts';
@@ -79,12 +80,10 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
   };
   const entries = new Map<string, Entry>();
   /**
-   * Finished tasks in the order they finished (a task finishes once), as a queue read from `head`:
-   * a Map used as a queue keeps its deleted entries as holes that every eviction walks again.
+   * Finished tasks in the order they finished (a task finishes once), oldest first. A linked
+   * queue: a Map used as one keeps its deleted entries as holes that every eviction walks again.
    */
-  const finishedIds: string[] = [];
-  const finishedAts: number[] = [];
-  let head = 0;
+  const finished = new Queue<{ id: string; at: number }>();
   const listeners = new Set<TaskListener>();
   let sequence = 0;
 
@@ -99,17 +98,12 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
   }
 
   function evict(at: number): number {
-    const start = head;
-    while (head < finishedIds.length) {
-      if ((finishedAts[head] as number) + ttlMs > at && entries.size < maxTasks) break;
-      entries.delete(finishedIds[head] as string);
-      head += 1;
-    }
-    const removed = head - start;
-    if (head > 1024 && head * 2 > finishedIds.length) {
-      finishedIds.splice(0, head);
-      finishedAts.splice(0, head);
-      head = 0;
+    let removed = 0;
+    for (let next = finished.peek(); next !== undefined; next = finished.peek()) {
+      if (next.at + ttlMs > at && entries.size < maxTasks) break;
+      finished.dequeue();
+      entries.delete(next.id);
+      removed += 1;
     }
     return removed;
   }
@@ -164,8 +158,7 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
       });
       entry.task = task;
       if (isTerminalStatus(task.status) && !isTerminalStatus(current.status)) {
-        finishedIds.push(id);
-        finishedAts.push(at);
+        finished.enqueue({ id, at });
       }
       notify(task);
       return task;
