@@ -1,0 +1,354 @@
+import type { Agent, AgentRunOptions } from './agent.ts';
+import type { AgentEvent } from './agent-event.ts';
+import { errorFromEvent, rememberFailure } from './agent-output.ts';
+import type { AgentProgressEvent, AgentRunContext, AgentRunFunction } from './define-agent.ts';
+import { AgentFailureError } from './errors/agent-failure-error.ts';
+import { AgentNotFoundError } from './errors/agent-not-found-error.ts';
+import { AgentPortError } from './errors/agentport-error.ts';
+import { CancellationError } from './errors/cancellation-error.ts';
+import { InvalidInputError } from './errors/invalid-input-error.ts';
+import type { Tool } from './tool.ts';
+
+// One run of a `defineAgent` agent: its context and its event stream (see define-agent.ts).
+
+const neverAborted = new AbortController().signal;
+
+/** What every run of one defined agent shares. */
+export interface Definition {
+  readonly agent: Agent;
+  readonly name: string;
+  readonly run: AgentRunFunction;
+  readonly tools: readonly Tool[];
+  readonly handoffs: readonly Agent[];
+}
+
+function findByName<T extends { name: string }>(
+  items: readonly T[],
+  target: T | string,
+  kind: string,
+): T {
+  if (typeof target !== 'string') return target;
+  const found = items.find((item) => item.name === target);
+  if (found === undefined) {
+    throw kind === 'agent'
+      ? new AgentNotFoundError(target)
+      : new InvalidInputError(`Unknown tool '${target}'`, { field: 'tool' });
+  }
+  return found;
+}
+
+function failureOf(error: unknown, agentName: string, signal: AbortSignal): AgentPortError {
+  if (signal.aborted) return new CancellationError(undefined, { cause: error });
+  if (AgentPortError.isInstance(error)) return error;
+  return new AgentFailureError({ agentName, cause: error });
+}
+
+async function* callToolOf<TOutput>(
+  definition: Definition,
+  signal: AbortSignal,
+  target: Tool<TOutput> | string,
+  input: unknown,
+): AsyncGenerator<AgentProgressEvent, TOutput> {
+  const tool = findByName<Tool<TOutput>>(definition.tools as Tool<TOutput>[], target, 'tool');
+  const id = `call_${globalThis.crypto.randomUUID()}`;
+  yield { type: 'tool-call', id, name: tool.name, input };
+  const output = await tool.execute(input, { signal, toolCallId: id });
+  yield { type: 'tool-result', id, name: tool.name, output };
+  return output;
+}
+
+async function* handoffOf(
+  definition: Definition,
+  signal: AbortSignal,
+  metadata: Record<string, unknown>,
+  target: Agent | string,
+  input: string,
+): AsyncGenerator<AgentProgressEvent, string> {
+  const next = findByName(definition.handoffs, target, 'agent');
+  yield { type: 'handoff', from: definition.name, to: next.name };
+  return yield* forward(next.stream(input, { signal, metadata }), next.name);
+}
+
+/**
+ * The context of one run. `metadata`, `callTool` and `handoff` are made when first read (they can
+ * still be destructured), so a run that uses none of them keeps one small object.
+ */
+class RunContext implements AgentRunContext {
+  readonly signal: AbortSignal;
+  readonly #definition: Definition;
+  #metadata: Record<string, unknown> | undefined;
+
+  constructor(
+    definition: Definition,
+    signal: AbortSignal,
+    metadata: Record<string, unknown> | undefined,
+  ) {
+    this.#definition = definition;
+    this.signal = signal;
+    this.#metadata = metadata;
+  }
+
+  get agent(): Agent {
+    return this.#definition.agent;
+  }
+
+  get metadata(): Record<string, unknown> {
+    this.#metadata ??= {};
+    return this.#metadata;
+  }
+
+  get callTool(): AgentRunContext['callTool'] {
+    return (target, input) => callToolOf(this.#definition, this.signal, target, input);
+  }
+
+  get handoff(): AgentRunContext['handoff'] {
+    return (target, input) =>
+      handoffOf(this.#definition, this.signal, this.metadata, target, input);
+  }
+}
+
+const NOT_STARTED = 0;
+const READY = 1;
+const PULLING = 2;
+const ENDING = 3;
+const FINISHED = 4;
+
+/**
+ * The push side of a `defineAgent` stream, for a consumer that would only turn each pulled event
+ * into a callback anyway (an SSE writer, say): `stream[PUSH_EVENTS](observer)` instead of
+ * iterating. It spares the promise per event and its consumer's reaction, which an open stream
+ * otherwise keeps while the agent waits. A registered symbol, so other packages can test for it
+ * without importing anything; a stream is either pushed or iterated, not both.
+ */
+const PUSH_EVENTS = Symbol.for('agentport.agent-events.push');
+
+/** What {@link PUSH_EVENTS} calls; none of its methods may throw. */
+interface AgentEventObserver {
+  /** One event; false stops the stream (the run is closed as by `return()`). */
+  next(event: AgentEvent): boolean;
+  /** The stream could not start (the run function threw); nothing else is called. */
+  error(error: unknown): void;
+  /** The stream has ended and its run is closed; called once, last. */
+  complete(): void;
+}
+
+function finished(): Promise<IteratorResult<AgentEvent>> {
+  return Promise.resolve({ done: true, value: undefined });
+}
+
+/**
+ * The event stream of one run: the run's events, then `done` (or `error`, at once when the signal
+ * aborts, even while the run is busy). Written out rather than as an async generator over an
+ * abortable reader: an open stream then keeps this object and one pending step, not two
+ * suspended frames and a promise wrapper per step.
+ */
+export class RunStream implements AsyncIterableIterator<AgentEvent> {
+  readonly #definition: Definition;
+  readonly #input: string;
+  readonly #signal: AbortSignal;
+  readonly #metadata: Record<string, unknown> | undefined;
+  #iterator: AsyncGenerator<AgentProgressEvent, unknown, undefined> | undefined;
+  #phase = NOT_STARTED;
+  /** A step was asked of the run and has not come: closing then does not wait for the run. */
+  #runPending = false;
+  #text = '';
+  #resolve: ((step: IteratorResult<AgentEvent>) => void) | undefined;
+  #pulling: Promise<IteratorResult<AgentEvent>> | undefined;
+  /** Set when the stream is pushed rather than iterated. */
+  #observer: AgentEventObserver | undefined;
+  // Bound once per stream (a bound function is smaller than a closure and its context, and
+  // smaller than the wrapper an EventTarget makes around a listener object).
+  readonly #onStep = this.#step.bind(this);
+  readonly #onError = this.#error.bind(this);
+  readonly #onAbort = this.#abort.bind(this);
+
+  constructor(definition: Definition, input: string, options: AgentRunOptions) {
+    this.#definition = definition;
+    this.#input = input;
+    this.#signal = options.signal ?? neverAborted;
+    this.#metadata = options.metadata;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<AgentEvent>> {
+    if (this.#observer !== undefined) {
+      return Promise.reject(new TypeError('This agent event stream is being pushed'));
+    }
+    switch (this.#phase) {
+      case FINISHED:
+        return finished();
+      case ENDING:
+        return this.#finish();
+      case PULLING:
+        // Asked again before the last step came: answer in order, as an async generator does.
+        return (this.#pulling as Promise<IteratorResult<AgentEvent>>).then(() => this.next());
+      case NOT_STARTED:
+        try {
+          this.#start();
+        } catch (error) {
+          this.#phase = FINISHED;
+          return Promise.reject(error);
+        }
+    }
+    // Pending from here on, as far as closing goes, even when the signal has already aborted.
+    this.#runPending = true;
+    if (this.#signal.aborted) return Promise.resolve(this.#fail(new CancellationError()));
+    const step = new Promise<IteratorResult<AgentEvent>>((resolve) => {
+      this.#resolve = resolve;
+    });
+    this.#pulling = step;
+    this.#request();
+    return step;
+  }
+
+  /** Pushes every event to `observer` instead of being iterated (see {@link PUSH_EVENTS}). */
+  [PUSH_EVENTS](observer: AgentEventObserver): void {
+    if (this.#phase !== NOT_STARTED || this.#observer !== undefined) {
+      throw new TypeError('This agent event stream is already being read');
+    }
+    this.#observer = observer;
+    try {
+      this.#start();
+    } catch (error) {
+      this.#phase = FINISHED;
+      observer.error(error);
+      return;
+    }
+    this.#advance();
+  }
+
+  /** Push mode: asks the run for its next event, or ends at once on an aborted signal. */
+  #advance(): void {
+    this.#runPending = true;
+    if (this.#signal.aborted) this.#deliver(this.#fail(new CancellationError()));
+    else this.#request();
+  }
+
+  #request(): void {
+    this.#phase = PULLING;
+    try {
+      (this.#iterator as AsyncGenerator<AgentProgressEvent>)
+        .next()
+        .then(this.#onStep, this.#onError);
+    } catch (error) {
+      this.#onError(error);
+    }
+  }
+
+  return(): Promise<IteratorResult<AgentEvent>> {
+    if (this.#observer !== undefined) {
+      return Promise.reject(new TypeError('This agent event stream is being pushed'));
+    }
+    switch (this.#phase) {
+      case NOT_STARTED:
+        // Like a generator closed before it started: the run is never called.
+        this.#phase = FINISHED;
+        return finished();
+      case FINISHED:
+        return finished();
+      case PULLING:
+        return (this.#pulling as Promise<IteratorResult<AgentEvent>>).then(() => this.return());
+      default:
+        return this.#finish();
+    }
+  }
+
+  /** The signal aborted: a pending step ends the stream with a `canceled` error at once. */
+  #abort(): void {
+    if (this.#phase === PULLING) this.#settle(this.#fail(new CancellationError()));
+  }
+
+  #start(): void {
+    const definition = this.#definition;
+    const context = new RunContext(definition, this.#signal, this.#metadata);
+    this.#iterator = definition.run(this.#input, context);
+    this.#signal.addEventListener('abort', this.#onAbort, { once: true });
+  }
+
+  #step(step: IteratorResult<AgentProgressEvent, unknown>): void {
+    if (this.#phase !== PULLING) return;
+    this.#runPending = false;
+    if (step.done === true) {
+      this.#phase = ENDING;
+      const output = typeof step.value === 'string' ? step.value : this.#text;
+      this.#settle({ done: false, value: { type: 'done', output } });
+      return;
+    }
+    if (step.value.type === 'text-delta') this.#text += step.value.delta;
+    this.#phase = READY;
+    this.#settle({ done: false, value: step.value });
+  }
+
+  #error(error: unknown): void {
+    if (this.#phase !== PULLING) return;
+    this.#runPending = false;
+    this.#settle(this.#fail(error));
+  }
+
+  #settle(step: IteratorResult<AgentEvent>): void {
+    if (this.#observer !== undefined) {
+      this.#deliver(step);
+      return;
+    }
+    const resolve = this.#resolve;
+    this.#resolve = undefined;
+    this.#pulling = undefined;
+    resolve?.(step);
+  }
+
+  /** Push mode: hands one event over, then pulls the next or ends. */
+  #deliver(step: IteratorResult<AgentEvent>): void {
+    const observer = this.#observer as AgentEventObserver;
+    const more = !step.done && observer.next(step.value);
+    if (more && this.#phase === READY) {
+      this.#advance();
+      return;
+    }
+    const complete = () => observer.complete();
+    this.#finish().then(complete, complete);
+  }
+
+  /** The final `error` event for a failure; the stream ends after it. */
+  #fail(error: unknown): IteratorResult<AgentEvent> {
+    this.#phase = ENDING;
+    const failure = failureOf(error, this.#definition.name, this.#signal);
+    const event = rememberFailure(
+      { type: 'error', code: failure.code, message: failure.message },
+      failure,
+    );
+    return { done: false, value: event };
+  }
+
+  /** Closes the run (its finally blocks run); never waits on a run that ignores its signal. */
+  #finish(): Promise<IteratorResult<AgentEvent>> {
+    this.#phase = FINISHED;
+    this.#signal.removeEventListener('abort', this.#onAbort);
+    const iterator = this.#iterator;
+    if (iterator === undefined) return finished();
+    let closing: Promise<unknown>;
+    try {
+      closing = iterator.return(undefined).catch(() => undefined);
+    } catch {
+      closing = Promise.resolve();
+    }
+    return this.#runPending ? finished() : closing.then(finished);
+  }
+}
+
+async function* forward(
+  events: AsyncIterable<AgentEvent>,
+  agentName: string,
+): AsyncGenerator<AgentProgressEvent, string> {
+  for await (const event of events) {
+    if (event.type === 'done') return event.output;
+    if (event.type === 'error') throw errorFromEvent(event, agentName);
+    yield event;
+  }
+  throw new AgentFailureError({
+    agentName,
+    message: `Agent '${agentName}' ended without a result`,
+  });
+}
