@@ -110,7 +110,8 @@ async function idleHeap(server: ServerChild, path: string, body: string): Promis
 const streamBody = JSON.stringify({ input: STREAM_INPUT });
 const echoBody = JSON.stringify({ input: ECHO_INPUT });
 const latencySamples = { samples: quick ? 100 : 1000, warmup: 100 };
-const rpc = (method: 'SendMessage' | 'SendStreamingMessage') => jsonRpcBody(method);
+const sendBody = jsonRpcBody('SendMessage');
+const sendStreamingBody = jsonRpcBody('SendStreamingMessage');
 
 // Every server runs for the whole bench, each in its own process pinned to the server CPU; only
 // the one under load is busy, and the subjects of each comparison take turns (loadInterleaved).
@@ -138,7 +139,7 @@ try {
       'send-task/sdk-express',
       express,
       '/task/jsonrpc',
-      rpc('SendMessage'),
+      sendBody,
       completedTask,
       A2A_HEADERS,
     ),
@@ -146,7 +147,7 @@ try {
       'send-task/gateway',
       gateway,
       '/a2a/echo/jsonrpc',
-      rpc('SendMessage'),
+      sendBody,
       completedTask,
       A2A_HEADERS,
     ),
@@ -156,7 +157,7 @@ try {
       'send-message/sdk-express',
       express,
       '/message/jsonrpc',
-      rpc('SendMessage'),
+      sendBody,
       agentMessage,
       A2A_HEADERS,
     ),
@@ -164,7 +165,7 @@ try {
       'send-message/gateway',
       gatewayMessage,
       '/a2a/echo/jsonrpc',
-      rpc('SendMessage'),
+      sendBody,
       agentMessage,
       A2A_HEADERS,
     ),
@@ -184,7 +185,7 @@ try {
       'stream/sdk-express',
       express,
       '/task/jsonrpc',
-      rpc('SendStreamingMessage'),
+      sendStreamingBody,
       completedTask,
       A2A_HEADERS,
     ),
@@ -192,7 +193,7 @@ try {
       'stream/gateway',
       gateway,
       '/a2a/echo/jsonrpc',
-      rpc('SendStreamingMessage'),
+      sendStreamingBody,
       completedTask,
       A2A_HEADERS,
     ),
