@@ -1,5 +1,7 @@
 export {
+  type ErrorAnswer,
   type ErrorBody,
+  errorAnswer,
   errorResponse,
   jsonErrorHandler,
   jsonNotFoundHandler,
@@ -13,7 +15,13 @@ export {
   ShuttingDownError,
   UnsupportedMediaTypeError,
 } from './http/http-errors.ts';
-export { DEFAULT_MAX_BODY_BYTES, limitBody, parseJsonBody } from './http/json-body.ts';
+export {
+  DEFAULT_MAX_BODY_BYTES,
+  isJsonContentType,
+  limitBody,
+  parseJsonBody,
+  parseJsonText,
+} from './http/json-body.ts';
 export {
   type FetchApp,
   type ListenAddress,
@@ -25,6 +33,7 @@ export { requestHeader } from './http/request-header.ts';
 export { setResponseHeader } from './http/response-header.ts';
 export { agentFailure, writeAgentEvents } from './server/agent-events.ts';
 export { type AgentSummary, describeAgent } from './server/describe-agent.ts';
+export type { AnswerHeaders } from './server/node-invoke.ts';
 export {
   createRestServer,
   invokeRequestSchema,

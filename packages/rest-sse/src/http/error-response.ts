@@ -30,17 +30,30 @@ function fromHttpException(error: HTTPException): AgentPortError {
   });
 }
 
+/** An error as it is answered: status, headers and the JSON body's text. */
+export interface ErrorAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
 /**
- * Maps anything thrown to the JSON error response `{ "error": { "code", "message" } }` with the
- * error's status (and `Allow` for 405); unknown errors become a 500 with a generic message.
- * This is the one place our JSON surfaces turn errors into responses.
+ * Maps anything thrown to its answer: `{ "error": { "code", "message" } }` with the error's
+ * status (and `Allow` for 405); unknown errors become a 500 with a generic message. This is the
+ * one place our JSON surfaces turn errors into answers ({@link errorResponse} wraps it).
  */
-export function errorResponse(error: unknown): Response {
+export function errorAnswer(error: unknown): ErrorAnswer {
   const known = error instanceof HTTPException ? fromHttpException(error) : toAgentPortError(error);
   const body: ErrorBody = { error: { code: known.code, message: known.message } };
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
   if (known instanceof MethodNotAllowedError) headers.allow = known.allow.join(', ');
-  return new Response(JSON.stringify(body), { status: known.status, headers });
+  return { status: known.status, headers, body: JSON.stringify(body) };
+}
+
+/** The JSON error response of anything thrown (see {@link errorAnswer}). */
+export function errorResponse(error: unknown): Response {
+  const { status, headers, body } = errorAnswer(error);
+  return new Response(body, { status, headers });
 }
 
 /** A Hono `onError` handler answering with {@link errorResponse}. */

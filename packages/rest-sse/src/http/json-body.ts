@@ -50,6 +50,34 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
   return `${path}: ${issue.message}`;
 }
 
+/** Whether a `Content-Type` names JSON (`application/json` or `application/*+json`). */
+export function isJsonContentType(contentType: string | undefined): boolean {
+  const mediaType = contentType?.split(';')[0]?.trim() ?? '';
+  return JSON_MEDIA_TYPE.test(mediaType);
+}
+
+/**
+ * Parses a body's text as JSON and then with `schema`: 400 `invalid_json` when it does not parse,
+ * 400 `invalid_input` naming the field when it does not match.
+ */
+export function parseJsonText<TSchema extends z.ZodType>(
+  text: string,
+  schema: TSchema,
+): z.output<TSchema> {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new InvalidJsonError();
+  }
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new InvalidInputError(describeIssue(issue), { field: issue?.path.join('.') ?? '' });
+  }
+  return result.data;
+}
+
 /**
  * Reads the request body as JSON and parses it with `schema`: 415 when the content type is not
  * JSON, 400 `invalid_json` when it does not parse, 400 `invalid_input` naming the field when it
@@ -60,18 +88,13 @@ export async function parseJsonBody<TSchema extends z.ZodType>(
   schema: TSchema,
 ): Promise<z.output<TSchema>> {
   const contentType = requestHeader(context, 'content-type');
-  const mediaType = contentType?.split(';')[0]?.trim() ?? '';
-  if (!JSON_MEDIA_TYPE.test(mediaType)) throw new UnsupportedMediaTypeError(contentType);
-  let body: unknown;
+  if (!isJsonContentType(contentType)) throw new UnsupportedMediaTypeError(contentType);
+  let text: string;
   try {
-    body = JSON.parse(await context.req.text());
+    text = await context.req.text();
   } catch {
+    // As before the parse: a body that cannot be read is not valid JSON either.
     throw new InvalidJsonError();
   }
-  const result = schema.safeParse(body);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    throw new InvalidInputError(describeIssue(issue), { field: issue?.path.join('.') ?? '' });
-  }
-  return result.data;
+  return parseJsonText(text, schema);
 }

@@ -1,3 +1,4 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AgentPortError } from '@agentport/core';
 import { serve } from '@hono/node-server';
@@ -21,6 +22,12 @@ export interface ListenOptions {
   onListen?: (address: ListenAddress) => void;
   /** After the signal aborts, connections still open after this long are closed (default 10 s). */
   shutdownTimeoutMs?: number;
+  /**
+   * Tried first for every request: answers it straight on Node's request and response and
+   * returns true, or returns false (having touched nothing) and the app serves it. A fast path
+   * for hot routes, such as `RestServer.handleNode`.
+   */
+  handleNode?: (request: IncomingMessage, response: ServerResponse) => boolean;
 }
 
 /** Where a server listens. */
@@ -69,7 +76,30 @@ export function listen(app: FetchApp, options: ListenOptions = {}): Promise<void
       resolve();
       return;
     }
-    const server = serve({ fetch: app.fetch as never, hostname, port, autoCleanupIncoming: true });
+    const { handleNode } = options;
+    const server = serve({
+      fetch: app.fetch as never,
+      hostname,
+      port,
+      autoCleanupIncoming: true,
+      ...(handleNode === undefined
+        ? {}
+        : {
+            createServer: ((
+              serverOptions: object,
+              listener: (request: IncomingMessage, response: ServerResponse) => void,
+            ) =>
+              createServer(serverOptions, (request, response) => {
+                let handled = false;
+                try {
+                  handled = handleNode(request, response);
+                } catch {
+                  // A fast path that fails before taking the request leaves it to the app.
+                }
+                if (!handled) listener(request, response);
+              })) as never,
+          }),
+    });
     let timer: ReturnType<typeof setTimeout> | undefined;
     let sweeper: ReturnType<typeof setInterval> | undefined;
     const stop = () => {

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   type Agent,
   AgentNotFoundError,
@@ -5,7 +6,6 @@ import {
   InvalidInputError,
 } from '@agentport/core';
 import { type Context, Hono } from 'hono';
-import * as z from 'zod';
 import { errorResponse, jsonErrorHandler, jsonNotFoundHandler } from '../http/error-response.ts';
 import {
   MethodNotAllowedError,
@@ -24,6 +24,8 @@ import { sseErrorMessage } from '../sse/sse-writer.ts';
 import { openSSE } from '../sse/stream-sse.ts';
 import { agentFailure, pumpAgentEvents } from './agent-events.ts';
 import { describeAgent } from './describe-agent.ts';
+import { invokeRequestSchema } from './invoke-request.ts';
+import { type AnswerHeaders, hasPlainJsonBody, invokeOnNode } from './node-invoke.ts';
 import { normalizeRouteName } from './route-name.ts';
 
 /** Options of {@link createRestServer}. */
@@ -44,7 +46,24 @@ export interface RestServer {
   readonly app: Hono;
   /** Registers an agent under a route name; throws on an empty, invalid or taken name. */
   register(name: string, agent: Agent): RestServer;
-  /** Serves the app on Node until `signal` aborts; new calls get 503 while it shuts down. */
+  /**
+   * Answers `POST /{name}/invoke` straight on Node's request and response, without Hono: the hot
+   * path `listen` takes (same answers, errors included, and the caller leaving aborts the agent).
+   * It takes only a call it can answer alone (POST, the path exactly `/{name}/invoke` of a
+   * registered agent, a declared JSON body within the limit, not shutting down) and returns false
+   * for anything else, which `app` then serves. `path` is the request's path under where `app` is
+   * mounted (default: the request's URL); `headers` are added to the answer.
+   */
+  handleNode(
+    request: IncomingMessage,
+    response: ServerResponse,
+    path?: string,
+    headers?: AnswerHeaders,
+  ): boolean;
+  /**
+   * Serves the app on Node until `signal` aborts, invoke calls through `handleNode`; new calls get
+   * 503 while it shuts down.
+   */
   listen(options?: ListenOptions): Promise<void>;
   /** Starts shutting down: new calls get 503, open streams end with a `shutting_down` event. */
   close(): void;
@@ -56,19 +75,10 @@ interface Entry {
   summary: string;
 }
 
-/** The body of `POST /{name}/invoke` and `POST /{name}/stream`: `{ "input": string }`. */
-export const invokeRequestSchema = z.object(
-  {
-    input: z
-      .string({
-        error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string'),
-      })
-      .min(1, 'must not be empty'),
-  },
-  { error: 'must be a JSON object with an input string' },
-);
+export { invokeRequestSchema } from './invoke-request.ts';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+const INVOKE_SUFFIX = '/invoke';
 const SHOW_METHODS = ['GET', 'HEAD'] as const;
 const ACTION_METHODS = ['POST'] as const;
 
@@ -202,9 +212,21 @@ export function createRestServer(options: RestServerOptions = {}): RestServer {
       listing = undefined;
       return server;
     },
+    handleNode(request, response, path = request.url, headers) {
+      if (shuttingDown || request.method !== 'POST' || !path?.endsWith(INVOKE_SUFFIX)) return false;
+      const entry = agents.get(path.slice(1, -INVOKE_SUFFIX.length));
+      if (entry === undefined || path[0] !== '/' || !hasPlainJsonBody(request, maxBodyBytes)) {
+        return false;
+      }
+      invokeOnNode(entry.agent, request, response, headers);
+      return true;
+    },
     listen(listenOptions = {}) {
       listenOptions.signal?.addEventListener('abort', () => server.close(), { once: true });
-      return listen(app, listenOptions);
+      const handleNode = (request: IncomingMessage, response: ServerResponse) =>
+        listenOptions.handleNode?.(request, response) === true ||
+        server.handleNode(request, response);
+      return listen(app, { ...listenOptions, handleNode });
     },
     close() {
       shuttingDown = true;

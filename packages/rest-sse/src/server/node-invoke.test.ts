@@ -1,0 +1,243 @@
+import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
+import { afterEach, describe, expect, it } from 'vitest';
+import { listen } from '../http/listen.ts';
+import { createBrokenAgent, createWaitingAgent } from '../test-support/agents.ts';
+import { serve, type TestServer } from '../test-support/serve.ts';
+import { createRestServer, type RestServer } from './rest-server.ts';
+
+const servers: TestServer[] = [];
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+interface Sent {
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Send the body chunked, without a Content-Length. */
+  chunked?: boolean;
+}
+
+interface Answer {
+  status: number;
+  contentType: string | undefined;
+  allow: string | undefined;
+  body: unknown;
+}
+
+function send(base: string, sent: Sent): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const body = sent.body ?? '';
+    const headers: Record<string, string | number> = {
+      'content-type': 'application/json',
+      ...sent.headers,
+    };
+    if (!sent.chunked) headers['content-length'] = Buffer.byteLength(body);
+    const request = httpRequest(`${base}${sent.path}`, {
+      method: sent.method ?? 'POST',
+      headers,
+    });
+    request.on('response', (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          contentType: response.headers['content-type']?.toLowerCase(),
+          allow: response.headers.allow,
+          body: text === '' ? undefined : JSON.parse(text),
+        }),
+      );
+    });
+    request.on('error', reject);
+    if (sent.chunked) {
+      request.write(body.slice(0, 3));
+      request.end(body.slice(3));
+    } else {
+      request.end(body);
+    }
+  });
+}
+
+function createServer(): RestServer {
+  return createRestServer({ maxBodyBytes: 64 })
+    .register('echo', createEchoAgent())
+    .register('demo/ticker', createTickerAgent())
+    .register('broken', createBrokenAgent());
+}
+
+/** The same server twice: through `handleNode` (counted) and through the Hono app alone. */
+async function startBoth(): Promise<{ fast: string; hono: string; taken: boolean[] }> {
+  const server = createServer();
+  const taken: boolean[] = [];
+  const handleNode = server.handleNode.bind(server);
+  server.handleNode = (...args) => {
+    const result = handleNode(...args);
+    taken.push(result);
+    return result;
+  };
+  const fast = await serve((options) => server.listen(options));
+  const hono = await serve(createServer().app);
+  servers.push(fast, hono);
+  return { fast: fast.url, hono: hono.url, taken };
+}
+
+const cases: Array<[string, Sent, boolean]> = [
+  ['a call', { path: '/echo/invoke', body: '{"input":"hello world"}' }, true],
+  ['a nested name', { path: '/demo/ticker/invoke', body: '{"input":"1 every 1ms"}' }, true],
+  ['malformed JSON', { path: '/echo/invoke', body: '{"input":' }, true],
+  ['an empty input', { path: '/echo/invoke', body: '{"input":""}' }, true],
+  ['a body that is not an object', { path: '/echo/invoke', body: '[1]' }, true],
+  ['a failing agent', { path: '/broken/invoke', body: '{"input":"x"}' }, true],
+  [
+    'a JSON subtype with parameters',
+    {
+      path: '/echo/invoke',
+      headers: { 'content-type': 'application/vnd.api+json; charset=utf-8' },
+      body: '{"input":"x"}',
+    },
+    true,
+  ],
+  [
+    'a body that is not JSON',
+    { path: '/echo/invoke', headers: { 'content-type': 'text/plain' }, body: 'x' },
+    false,
+  ],
+  ['an unknown agent', { path: '/nobody/invoke', body: '{"input":"x"}' }, false],
+  [
+    'a declared body over the limit',
+    { path: '/echo/invoke', body: `{"input":"${'x'.repeat(80)}"}` },
+    false,
+  ],
+  ['a chunked body', { path: '/echo/invoke', body: '{"input":"chunked"}', chunked: true }, false],
+  [
+    'a chunked body over the limit',
+    { path: '/echo/invoke', body: `{"input":"${'x'.repeat(80)}"}`, chunked: true },
+    false,
+  ],
+  ['a query string', { path: '/echo/invoke?x=1', body: '{"input":"x"}' }, false],
+  ['another method', { method: 'PUT', path: '/echo/invoke', body: '{"input":"x"}' }, false],
+  ['a stream call', { path: '/nobody/stream', body: '{"input":"x"}' }, false],
+];
+
+describe('handleNode: invoke calls answered on Node without Hono', () => {
+  it.each(cases)('answers %s as the Hono route does', async (_name, sent, expectTaken) => {
+    const { fast, hono, taken } = await startBoth();
+    const [viaNode, viaHono] = await Promise.all([send(fast, sent), send(hono, sent)]);
+    expect(viaNode).toEqual(viaHono);
+    expect(taken).toEqual([expectTaken]);
+  });
+
+  it('answers with the agent result and hides a failure cause', async () => {
+    const { fast } = await startBoth();
+    expect(await send(fast, { path: '/echo/invoke', body: '{"input":"hi there"}' })).toEqual({
+      status: 200,
+      contentType: 'application/json',
+      allow: undefined,
+      body: { result: 'hi there' },
+    });
+    const failed = await send(fast, { path: '/broken/invoke', body: '{"input":"x"}' });
+    expect(failed.status).toBe(500);
+    expect(JSON.stringify(failed.body)).not.toContain('hunter2');
+  });
+
+  it('adds the headers it is given, on answers and errors', async () => {
+    const server = createServer();
+    const running = await serve((options) =>
+      listen(server.app, {
+        ...options,
+        handleNode: (request, response) =>
+          server.handleNode(request, response, request.url, { 'x-request-id': 'abc' }),
+      }),
+    );
+    servers.push(running);
+    for (const body of ['{"input":"x"}', '{bad']) {
+      const response = await fetch(`${running.url}/echo/invoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      expect(response.headers.get('x-request-id')).toBe('abc');
+    }
+  });
+
+  it('takes a path under a mount point', async () => {
+    const server = createServer();
+    const seen: boolean[] = [];
+    const running = await serve((options) =>
+      listen(
+        { fetch: () => Response.json({ not: 'here' }, { status: 418 }) },
+        {
+          ...options,
+          handleNode: (request, response) => {
+            const path = request.url?.startsWith('/agents/') ? request.url.slice(7) : undefined;
+            const taken = path !== undefined && server.handleNode(request, response, path);
+            seen.push(taken);
+            return taken;
+          },
+        },
+      ),
+    );
+    servers.push(running);
+    const answer = await send(running.url, { path: '/agents/echo/invoke', body: '{"input":"x"}' });
+    expect(answer.body).toEqual({ result: 'x' });
+    expect((await send(running.url, { path: '/echo/invoke', body: '{"input":"x"}' })).status).toBe(
+      418,
+    );
+    expect(seen).toEqual([true, false]);
+  });
+
+  it('aborts the agent when the caller goes away', async () => {
+    const waiting = createWaitingAgent();
+    const server = createRestServer().register('waiter', waiting.agent);
+    const running = await serve((options) => server.listen(options));
+    servers.push(running);
+    const controller = new AbortController();
+    const call = fetch(`${running.url}/waiter/invoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"input":"x"}',
+      signal: controller.signal,
+    }).catch(() => undefined);
+    while (waiting.started() === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    await call;
+    // The agent's signal listener gets the abort event.
+    expect(await waiting.aborted).toMatchObject({ type: 'abort' });
+  });
+
+  it('leaves every call to the app once the server is shutting down', async () => {
+    const server = createServer();
+    server.close();
+    const fakeRequest = {
+      method: 'POST',
+      url: '/echo/invoke',
+      headers: { 'content-type': 'application/json', 'content-length': '13' },
+    } as unknown as IncomingMessage;
+    expect(server.handleNode(fakeRequest, {} as ServerResponse)).toBe(false);
+    const running = await serve((options) => server.listen(options));
+    servers.push(running);
+    const answer = await send(running.url, { path: '/echo/invoke', body: '{"input":"x"}' });
+    expect(answer.status).toBe(503);
+  });
+
+  it('falls back to the app when a fast path throws before taking the request', async () => {
+    const running = await serve((options) =>
+      listen(createServer().app, {
+        ...options,
+        handleNode: () => {
+          throw new Error('not today');
+        },
+      }),
+    );
+    servers.push(running);
+    const answer = await send(running.url, { path: '/echo/invoke', body: '{"input":"x"}' });
+    expect(answer.body).toEqual({ result: 'x' });
+  });
+});
