@@ -23,6 +23,7 @@ function startGateway(signal: AbortSignal, a2aReplyWith: 'task' | 'message'): Pr
         port: 0,
         hostname: '127.0.0.1',
         signal,
+        handleNode: (request, response) => gateway?.handleNode(request, response) ?? false,
         onListen: ({ url, port }) => {
           gateway = createGateway({
             agents: createBuiltinAgents(),

@@ -25,21 +25,44 @@ function presentedKey(
   return match?.[1];
 }
 
+/** What {@link createKeyCheck}'s check finds: the key presented, if any, and whether it is valid. */
+export interface KeyCheckResult {
+  key: string | undefined;
+  valid: boolean;
+}
+
+/**
+ * The key check of {@link apiKeyAuth}, on the `Authorization` and `X-API-Key` header values:
+ * constant-time comparison of SHA-256 digests against every key.
+ */
+export function createKeyCheck(
+  keys: readonly string[],
+): (authorization: string | undefined, apiKey: string | undefined) => KeyCheckResult {
+  const digests = keys.map(digest);
+  return (authorization, apiKey) => {
+    const key = presentedKey(authorization, apiKey);
+    let valid = false;
+    if (key !== undefined) {
+      const candidate = digest(key);
+      for (const expected of digests) valid = timingSafeEqual(candidate, expected) || valid;
+    }
+    return { key, valid };
+  };
+}
+
 /**
  * Requires an API key (`X-API-Key: <key>` or `Authorization: Bearer <key>`) on every route but the
  * public ones; answers 401 with `WWW-Authenticate` otherwise. Keys are compared in constant time
  * (as SHA-256 digests, against every key) and never logged.
  */
 export function apiKeyAuth(keys: readonly string[]): MiddlewareHandler {
-  const digests = keys.map(digest);
+  const check = createKeyCheck(keys);
   return async (context, next) => {
     if (context.req.method === 'OPTIONS' || isPublicPath(context.req.path)) return next();
-    const key = presentedKey(context.req.header('authorization'), context.req.header('x-api-key'));
-    let valid = false;
-    if (key !== undefined) {
-      const candidate = digest(key);
-      for (const expected of digests) valid = timingSafeEqual(candidate, expected) || valid;
-    }
+    const { key, valid } = check(
+      context.req.header('authorization'),
+      context.req.header('x-api-key'),
+    );
     if (valid) return next();
     const response = errorResponse(
       new AgentPortError({

@@ -37,6 +37,8 @@ export async function serve(
       hostname,
       signal: controller.signal,
       shutdownTimeoutMs: config.shutdownTimeoutMs ?? 10_000,
+      // REST invoke calls are answered on Node's request and response, without Hono.
+      handleNode: (request, response) => gateway?.handleNode(request, response) ?? false,
       onListen: ({ url, port: boundPort }) => {
         const local = /^http:\/\/(?:0\.0\.0\.0|\[::\])/.test(url)
           ? `http://127.0.0.1:${boundPort}`

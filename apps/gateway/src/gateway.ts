@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type A2AHttpServer, createA2AHttpServer } from '@agentport/a2a-http';
 import { type A2ASdkServer, AGENT_CARD_ROUTE, createA2ASdkServer } from '@agentport/a2a-sdk';
 import { createCompatApp, createRunner } from '@agentport/compat';
@@ -13,11 +14,11 @@ import {
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { Logger } from 'pino';
-import { accessLog } from './access-log.ts';
-import { apiKeyAuth } from './auth.ts';
+import { accessLog, logRequest } from './access-log.ts';
+import { apiKeyAuth, createKeyCheck } from './auth.ts';
 import { renderDocsPage } from './docs-page.ts';
 import { createOpenApiDocument, listRoutes } from './openapi.ts';
-import { requestIds } from './request-id.ts';
+import { chooseRequestId, REQUEST_ID_HEADER, requestIds } from './request-id.ts';
 import { describeRoute } from './route-docs.ts';
 
 /** Options of {@link createGateway}. */
@@ -49,11 +50,24 @@ export interface Gateway {
   readonly agents: readonly Agent[];
   /** Whether shutdown has begun (readyz answers 503, new work is refused). */
   readonly shuttingDown: boolean;
+  /**
+   * The Node fast path for `POST /agents/{name}/invoke`: answers it on Node's request and response
+   * without Hono, with the same answer, request id, key check and access log line as `app`, and
+   * returns false for anything else (and for every request while shutting down or with CORS on),
+   * which `app` then serves. Give it to `listen` as `handleNode`; `agentport serve` does.
+   */
+  handleNode(request: IncomingMessage, response: ServerResponse): boolean;
   /** Starts shutting down: refuse new work, end open streams, cancel running tasks. */
   shutdown(): Promise<void>;
 }
 
 const OPS_ROUTES = ['/healthz', '/readyz', '/openapi.json', '/docs'];
+const REST_MOUNT = '/agents';
+
+/** One value of a Node request header (Node joins repeated ones, as web `Headers` does). */
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
 
 /**
  * Every route the gateway answers: the app's own, plus the REST/SSE routes of each agent (the
@@ -225,9 +239,36 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.get('/docs', (context) => context.html(renderDocsPage(openApi())));
   for (const path of ['/', ...OPS_ROUTES]) app.all(path, methodNotAllowed(['GET', 'HEAD']));
 
+  const corsOn = options.cors !== undefined && options.cors !== false;
+  const checkKey = secured ? createKeyCheck(options.apiKeys as string[]) : undefined;
+  const { logger } = options;
+
+  function handleNode(request: IncomingMessage, response: ServerResponse): boolean {
+    const { url, headers } = request;
+    // CORS headers, 503s and 401s come from the app's middleware: those requests go there.
+    if (shuttingDown || corsOn || url === undefined || !url.startsWith(`${REST_MOUNT}/`)) {
+      return false;
+    }
+    if (checkKey?.(single(headers.authorization), single(headers['x-api-key'])).valid === false) {
+      return false;
+    }
+    const started = logger === undefined ? 0 : performance.now();
+    const requestId = chooseRequestId(single(headers['x-request-id']));
+    const path = url.slice(REST_MOUNT.length);
+    if (!rest.handleNode(request, response, path, { [REQUEST_ID_HEADER]: requestId })) return false;
+    if (logger !== undefined) {
+      const method = request.method as string;
+      response.once('close', () =>
+        logRequest(logger, { requestId, method, path: url, status: response.statusCode, started }),
+      );
+    }
+    return true;
+  }
+
   return {
     app,
     agents,
+    handleNode,
     get shuttingDown() {
       return shuttingDown;
     },

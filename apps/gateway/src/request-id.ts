@@ -1,10 +1,21 @@
 import { requestHeader, setResponseHeader } from '@agentport/rest-sse';
 import type { MiddlewareHandler } from 'hono';
 
-const HEADER = 'X-Request-Id';
+/** The request id header, as the gateway answers it. */
+export const REQUEST_ID_HEADER = 'X-Request-Id';
 const HEADER_KEY = 'x-request-id';
 const MAX_LENGTH = 255;
 const UNSAFE = /[^\w\-=]/;
+
+/** The request's own id when it is a sane one (see {@link requestIds}), else a new UUID. */
+export function chooseRequestId(given: string | undefined): string {
+  return given === undefined ||
+    given.length === 0 ||
+    given.length > MAX_LENGTH ||
+    UNSAFE.test(given)
+    ? crypto.randomUUID()
+    : given;
+}
 
 /**
  * Takes `X-Request-Id` from the request when it is a sane id (word characters, `-` and `=`, at
@@ -13,12 +24,9 @@ const UNSAFE = /[^\w\-=]/;
  */
 export function requestIds(): MiddlewareHandler {
   return async (context, next) => {
-    let id = requestHeader(context, HEADER_KEY);
-    if (id === undefined || id.length === 0 || id.length > MAX_LENGTH || UNSAFE.test(id)) {
-      id = crypto.randomUUID();
-    }
+    const id = chooseRequestId(requestHeader(context, HEADER_KEY));
     context.set('requestId', id);
-    setResponseHeader(context, HEADER, id);
+    setResponseHeader(context, REQUEST_ID_HEADER, id);
     await next();
   };
 }

@@ -1,0 +1,153 @@
+import { Writable } from 'node:stream';
+import { listen } from '@agentport/rest-sse';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createBuiltinAgents } from './builtin-agents.ts';
+import { createGateway, type Gateway, type GatewayOptions } from './gateway.ts';
+
+const stops: Array<() => Promise<void>> = [];
+
+afterEach(async () => {
+  await Promise.all(stops.splice(0).map((stop) => stop()));
+});
+
+interface Started {
+  url: string;
+  gateway: Gateway;
+  /** What each `handleNode` call returned. */
+  taken: boolean[];
+}
+
+/** Serves a gateway with `listen`, through its `handleNode` (counted) or through its app alone. */
+async function start(options: Partial<GatewayOptions> = {}, viaNode = true): Promise<Started> {
+  const gateway = createGateway({
+    agents: createBuiltinAgents(),
+    defaultAgent: 'assistant',
+    publicUrl: 'http://127.0.0.1',
+    ...options,
+  });
+  const taken: boolean[] = [];
+  const controller = new AbortController();
+  let url = '';
+  const stopped = listen(gateway.app, {
+    signal: controller.signal,
+    shutdownTimeoutMs: 200,
+    onListen: (address) => {
+      url = address.url;
+    },
+    ...(viaNode
+      ? {
+          handleNode: (request, response) => {
+            const result = gateway.handleNode(request, response);
+            taken.push(result);
+            return result;
+          },
+        }
+      : {}),
+  });
+  while (url === '') await new Promise((resolve) => setTimeout(resolve, 5));
+  stops.push(async () => {
+    controller.abort();
+    await stopped;
+  });
+  return { url, gateway, taken };
+}
+
+function invoke(url: string, body: string, headers: Record<string, string> = {}) {
+  return fetch(`${url}/agents/echo/invoke`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
+}
+
+async function summary(response: Response) {
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type')?.toLowerCase(),
+    hasRequestId: response.headers.has('x-request-id'),
+    body: await response.json(),
+  };
+}
+
+describe('Gateway.handleNode', () => {
+  it('answers invoke calls as the app does, with the request id', async () => {
+    const fast = await start();
+    const app = await start({}, false);
+    for (const body of ['{"input":"hello"}', '{oops', '{"input":""}']) {
+      const [viaNode, viaApp] = await Promise.all([invoke(fast.url, body), invoke(app.url, body)]);
+      expect(await summary(viaNode)).toEqual(await summary(viaApp));
+    }
+    expect(fast.taken).toEqual([true, true, true]);
+    const given = await invoke(fast.url, '{"input":"x"}', { 'x-request-id': 'trace-42' });
+    expect(given.headers.get('x-request-id')).toBe('trace-42');
+    const unsafe = await invoke(fast.url, '{"input":"x"}', { 'x-request-id': 'a b;c' });
+    expect(unsafe.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('leaves other routes to the app', async () => {
+    const { url, taken } = await start();
+    const health = await fetch(`${url}/healthz`);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    const stream = await fetch(`${url}/agents/echo/stream`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"input":"a b"}',
+    });
+    expect(await stream.text()).toContain('event: done');
+    expect(taken).toEqual([false, false]);
+  });
+
+  it('checks API keys: a valid key is answered here, a missing or wrong one by the app (401)', async () => {
+    const { url, taken } = await start({ apiKeys: ['key-0123456789abcdef'] });
+    const missing = await invoke(url, '{"input":"x"}');
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('www-authenticate')).toContain('Bearer');
+    const wrong = await invoke(url, '{"input":"x"}', { 'x-api-key': 'wrong-key-0123456789' });
+    expect(wrong.status).toBe(401);
+    const byHeader = await invoke(url, '{"input":"x"}', { 'x-api-key': 'key-0123456789abcdef' });
+    expect(await byHeader.json()).toEqual({ result: 'x' });
+    const byBearer = await invoke(url, '{"input":"y"}', {
+      authorization: 'Bearer key-0123456789abcdef',
+    });
+    expect(await byBearer.json()).toEqual({ result: 'y' });
+    expect(taken).toEqual([false, false, true, true]);
+  });
+
+  it('leaves every call to the app when CORS is on, so the CORS headers are sent', async () => {
+    const { url, taken } = await start({ cors: true });
+    const response = await invoke(url, '{"input":"x"}', { origin: 'https://example.com' });
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await response.json()).toEqual({ result: 'x' });
+    expect(taken).toEqual([false]);
+  });
+
+  it('writes the access log line the app writes', async () => {
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk, _encoding, callback) {
+        lines.push(String(chunk));
+        callback();
+      },
+    });
+    const { url, taken } = await start({ logger: pino({ base: undefined }, destination) });
+    await (await invoke(url, '{"input":"x"}', { 'x-request-id': 'log-1' })).json();
+    await (await invoke(url, '{bad', { 'x-request-id': 'log-2' })).json();
+    while (lines.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    const entries = lines.map((line) => JSON.parse(line));
+    expect(entries).toMatchObject([
+      { requestId: 'log-1', method: 'POST', path: '/agents/echo/invoke', status: 200 },
+      { requestId: 'log-2', method: 'POST', path: '/agents/echo/invoke', status: 400 },
+    ]);
+    expect(entries[0].durationMs).toBeTypeOf('number');
+    expect(taken).toEqual([true, true]);
+  });
+
+  it('leaves calls to the app once shutting down (503)', async () => {
+    const { url, gateway, taken } = await start();
+    await gateway.shutdown();
+    const refused = await invoke(url, '{"input":"x"}');
+    expect(refused.status).toBe(503);
+    expect(taken).toEqual([false]);
+  });
+});
