@@ -29,11 +29,19 @@ export {
   type ListenOptions,
   listen,
 } from './http/listen.ts';
+export {
+  type AnswerHeaders,
+  type CallerSignal,
+  callerSignal,
+  hasPlainJsonBody,
+  readBodyText,
+  writeAnswer,
+  writeErrorAnswer,
+} from './http/node-answer.ts';
 export { requestHeader } from './http/request-header.ts';
 export { setResponseHeader } from './http/response-header.ts';
 export { agentFailure, writeAgentEvents } from './server/agent-events.ts';
 export { type AgentSummary, describeAgent } from './server/describe-agent.ts';
-export type { AnswerHeaders } from './server/node-invoke.ts';
 export {
   createRestServer,
   invokeRequestSchema,

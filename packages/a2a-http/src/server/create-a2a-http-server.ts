@@ -1,6 +1,9 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Agent, createTaskRunner, type TaskRunner, type TaskStore } from '@agentport/core';
 import {
+  type AnswerHeaders,
   DEFAULT_MAX_BODY_BYTES,
+  hasPlainJsonBody,
   jsonErrorHandler,
   jsonNotFoundHandler,
   type ListenOptions,
@@ -9,8 +12,11 @@ import {
 } from '@agentport/rest-sse';
 import { Hono } from 'hono';
 import { AGENT_CARD_PATH, type AgentCardOptions, buildAgentCard } from '../wire/agent-card.ts';
+import { createTaskOnNode } from './node-create-task.ts';
 import { requestEndpoint } from './request-endpoint.ts';
-import { registerTaskRoutes } from './task-routes.ts';
+import { parseWait, registerTaskRoutes, type TaskRoutesOptions } from './task-routes.ts';
+
+const TASKS_ROUTE = '/tasks';
 
 /** Options of {@link createA2AHttpServer}. */
 export interface A2AHttpServerOptions {
@@ -39,6 +45,20 @@ export interface A2AHttpServer {
   readonly app: Hono;
   /** The runner behind the routes; the server owns it. */
   readonly runner: TaskRunner;
+  /**
+   * Answers `POST /tasks` (with or without `wait`) straight on Node's request and response,
+   * without Hono: the hot path `listen` takes (same answers, errors included). It takes only a
+   * call it can answer alone (POST, the path exactly `/tasks` with at most a valid `wait`, a
+   * declared JSON body within the limit, the server taking tasks) and returns false for anything
+   * else, which `app` then serves. `path` is the request's path and query under where `app` is
+   * mounted (default: the request's URL); `headers` are added to the answer.
+   */
+  handleNode(
+    request: IncomingMessage,
+    response: ServerResponse,
+    path?: string,
+    headers?: AnswerHeaders,
+  ): boolean;
   /**
    * Serves the app until `signal` aborts, then closes the server (long-polls answer, event streams
    * end, running tasks are canceled) and resolves once the port is released; rejects with a
@@ -78,13 +98,40 @@ export function createA2AHttpServer(options: A2AHttpServerOptions): A2AHttpServe
     return context.json(buildAgentCard(agent, cardOptions, endpoint));
   });
   app.all(AGENT_CARD_PATH, methodNotAllowed(['GET', 'HEAD']));
-  registerTaskRoutes(app, {
+  const routes: TaskRoutesOptions = {
     runner,
     refusing: refusing.signal,
     closing: closing.signal,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
-  });
+  };
+  registerTaskRoutes(app, routes);
+
+  function handleNode(
+    request: IncomingMessage,
+    response: ServerResponse,
+    path = request.url,
+    headers?: AnswerHeaders,
+  ): boolean {
+    if (refusing.signal.aborted || request.method !== 'POST' || path === undefined) return false;
+    const mark = path.indexOf('?');
+    const route = mark === -1 ? path : path.slice(0, mark);
+    if (route !== TASKS_ROUTE || !hasPlainJsonBody(request, routes.maxBodyBytes)) return false;
+    let wait: number | undefined;
+    if (mark !== -1) {
+      const query = new URLSearchParams(path.slice(mark + 1));
+      // A malformed wait is answered (400) by the Hono route, from the same parser.
+      try {
+        wait = parseWait(query.get('wait') ?? undefined);
+      } catch {
+        return false;
+      }
+    }
+    const url = request.url ?? path;
+    const pathname = url.includes('?') ? url.slice(0, url.indexOf('?')) : url;
+    createTaskOnNode(routes, request, response, pathname, wait, headers);
+    return true;
+  }
 
   let closed: Promise<void> | undefined;
   function close(): Promise<void> {
@@ -101,12 +148,17 @@ export function createA2AHttpServer(options: A2AHttpServerOptions): A2AHttpServe
     app,
     runner,
     close,
+    handleNode,
     async listen(listenOptions = {}) {
       const { signal } = listenOptions;
       const onAbort = () => void close();
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        await listen(app, listenOptions);
+        await listen(app, {
+          ...listenOptions,
+          handleNode: (request, response) =>
+            listenOptions.handleNode?.(request, response) === true || handleNode(request, response),
+        });
       } finally {
         signal?.removeEventListener('abort', onAbort);
       }

@@ -9,6 +9,7 @@ import {
   streamSSE,
 } from '@agentport/rest-sse';
 import type { Context, Hono } from 'hono';
+import type * as z from 'zod';
 import {
   createTaskRequestSchema,
   listTasksQuerySchema,
@@ -28,7 +29,11 @@ export interface TaskRoutesOptions {
   heartbeatMs?: number;
 }
 
-function taskBody(task: Task): { task: Task } {
+/** The parsed body of `POST /tasks`. */
+export type CreateTaskBody = z.output<typeof createTaskRequestSchema>;
+
+/** The JSON shape of every single-task answer. */
+export function taskBody(task: Task): { task: Task } {
   return { task };
 }
 
@@ -37,7 +42,7 @@ function taskBody(task: Task): { task: Task } {
  * `known` is the task as the caller just got it (a fresh create), which saves reading it again.
  */
 async function waitForTask(
-  context: Context,
+  caller: AbortSignal,
   options: TaskRoutesOptions,
   id: string,
   seconds: number,
@@ -46,7 +51,7 @@ async function waitForTask(
   const { runner, closing } = options;
   const current = known ?? (await runner.get(id));
   if (seconds === 0 || isTerminalStatus(current.status) || closing.aborted) return current;
-  const linked = linkSignals([context.req.raw.signal, closing]);
+  const linked = linkSignals([caller, closing]);
   try {
     return await runner.wait(id, { signal: linked.signal, timeoutMs: seconds * 1000 });
   } catch (error) {
@@ -57,10 +62,44 @@ async function waitForTask(
   }
 }
 
+/** Parses a `wait` query parameter: seconds, capped; a 400 `invalid_input` when malformed. */
+export function parseWait(wait: string | undefined): number | undefined {
+  return wait === undefined ? undefined : parseQuery({ wait }, waitQuerySchema).wait;
+}
+
 /** The `wait` query parameter alone (reading one parameter is cheaper than all of them). */
 function waitSeconds(context: Context): number | undefined {
-  const wait = context.req.query('wait');
-  return wait === undefined ? undefined : parseQuery({ wait }, waitQuerySchema).wait;
+  return parseWait(context.req.query('wait'));
+}
+
+/**
+ * `POST /tasks` once its body and `wait` are parsed: submits the task and, when asked, waits for
+ * it; a task whose caller left while waiting is canceled (nobody could ever learn its id).
+ * Shared by the Hono route and the Node fast path.
+ */
+export async function createTask(
+  options: TaskRoutesOptions,
+  request: CreateTaskBody,
+  wait: number | undefined,
+  caller: AbortSignal,
+): Promise<Task> {
+  const { runner } = options;
+  let task = await runner.submit(request.input, {
+    ...(request.metadata === undefined ? {} : { metadata: request.metadata }),
+  });
+  if (wait !== undefined && wait > 0) {
+    task = await waitForTask(caller, options, task.id, wait, task);
+    if (caller.aborted && !isTerminalStatus(task.status)) task = await runner.cancel(task.id);
+  }
+  return task;
+}
+
+/**
+ * Whether a create's answer should close the connection: it waited and the server is shutting
+ * down (its long-poll was answered by the shutdown, and the server takes no more tasks).
+ */
+export function closesConnection(options: TaskRoutesOptions, wait: number | undefined): boolean {
+  return wait !== undefined && wait > 0 && (options.refusing.aborted || options.closing.aborted);
 }
 
 /** Registers `/tasks`, `/tasks/{id}`, `/tasks/{id}/cancel` and `/tasks/{id}/events` on `app`. */
@@ -71,17 +110,8 @@ export function registerTaskRoutes(app: Hono, options: TaskRoutesOptions): void 
     if (options.refusing.aborted) throw new ShuttingDownError();
     const wait = waitSeconds(context);
     const request = await parseJsonBody(context, createTaskRequestSchema);
-    let task = await runner.submit(request.input, {
-      ...(request.metadata === undefined ? {} : { metadata: request.metadata }),
-    });
-    if (wait !== undefined && wait > 0) {
-      task = await waitForTask(context, options, task.id, wait, task);
-      if (context.req.raw.signal.aborted && !isTerminalStatus(task.status)) {
-        // The caller left before learning the task's id, so nobody could ever cancel it.
-        task = await runner.cancel(task.id);
-      }
-      if (closing.aborted) context.header('connection', 'close');
-    }
+    const task = await createTask(options, request, wait, context.req.raw.signal);
+    if (closesConnection(options, wait)) context.header('connection', 'close');
     setResponseHeader(context, 'location', `${context.req.path.replace(/\/+$/, '')}/${task.id}`);
     return context.json(taskBody(task), 201);
   });
@@ -94,7 +124,7 @@ export function registerTaskRoutes(app: Hono, options: TaskRoutesOptions): void 
 
   app.get('/tasks/:id', async (context) => {
     const task = await waitForTask(
-      context,
+      context.req.raw.signal,
       options,
       context.req.param('id'),
       waitSeconds(context) ?? 0,

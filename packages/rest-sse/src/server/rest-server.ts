@@ -20,12 +20,13 @@ import {
   parseJsonBody,
 } from '../http/json-body.ts';
 import { type ListenOptions, listen } from '../http/listen.ts';
+import { type AnswerHeaders, hasPlainJsonBody } from '../http/node-answer.ts';
 import { sseErrorMessage } from '../sse/sse-writer.ts';
 import { openSSE } from '../sse/stream-sse.ts';
 import { agentFailure, pumpAgentEvents } from './agent-events.ts';
 import { describeAgent } from './describe-agent.ts';
 import { invokeRequestSchema } from './invoke-request.ts';
-import { type AnswerHeaders, hasPlainJsonBody, invokeOnNode } from './node-invoke.ts';
+import { invokeOnNode } from './node-invoke.ts';
 import { normalizeRouteName } from './route-name.ts';
 
 /** Options of {@link createRestServer}. */

@@ -1,0 +1,251 @@
+import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Agent } from '@agentport/core';
+import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
+import { listen } from '@agentport/rest-sse';
+import { afterEach, describe, expect, it } from 'vitest';
+import { failingAgent } from '../testing/failing-agent.ts';
+import { type Served, serve } from '../testing/serve.ts';
+import { type A2AHttpServer, createA2AHttpServer } from './create-a2a-http-server.ts';
+
+const served: Served[] = [];
+
+afterEach(async () => {
+  await Promise.all(served.splice(0).map((server) => server.stop()));
+});
+
+interface Sent {
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  chunked?: boolean;
+}
+
+interface Answer {
+  status: number;
+  contentType: string | undefined;
+  location: string | undefined;
+  connection: string | undefined;
+  body: unknown;
+}
+
+const ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+const STAMP = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g;
+
+/** Ids and timestamps differ between two servers; everything else must not. */
+function mask(text: string): string {
+  return text.replace(ID, '<id>').replace(STAMP, '<time>');
+}
+
+function send(base: string, sent: Sent): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const body = sent.body ?? '';
+    const headers: Record<string, string | number> = {
+      'content-type': 'application/json',
+      ...sent.headers,
+    };
+    if (!sent.chunked) headers['content-length'] = Buffer.byteLength(body);
+    const request = httpRequest(`${base}${sent.path}`, { method: sent.method ?? 'POST', headers });
+    request.on('response', (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          contentType: response.headers['content-type']?.toLowerCase(),
+          location: response.headers.location && mask(response.headers.location),
+          connection: response.headers.connection,
+          body: text === '' ? undefined : JSON.parse(mask(text)),
+        }),
+      );
+    });
+    request.on('error', reject);
+    if (sent.chunked) {
+      request.write(body.slice(0, 3));
+      request.end(body.slice(3));
+    } else {
+      request.end(body);
+    }
+  });
+}
+
+/** Serves an app with `listen` and a `handleNode` fast path; resolves with its URL. */
+async function listenWith(
+  server: A2AHttpServer,
+  handleNode: (request: IncomingMessage, response: ServerResponse) => boolean,
+): Promise<string> {
+  const controller = new AbortController();
+  let url = '';
+  const stopped = listen(server.app, {
+    signal: controller.signal,
+    onListen: (address) => {
+      url = address.url;
+    },
+    handleNode,
+  });
+  while (url === '') await new Promise((resolve) => setTimeout(resolve, 5));
+  served.push({
+    url,
+    port: 0,
+    stop: async () => {
+      controller.abort();
+      await stopped;
+    },
+  });
+  return url;
+}
+
+/** Serves a server through `handleNode` (each result recorded) and its twin through Hono alone. */
+async function startBoth(agent: Agent) {
+  const server = createA2AHttpServer({ agent, maxBodyBytes: 100 });
+  const taken: boolean[] = [];
+  const url = await listenWith(server, (request, response) => {
+    const result = server.handleNode(request, response);
+    taken.push(result);
+    return result;
+  });
+  const viaHono = await serve(createA2AHttpServer({ agent, maxBodyBytes: 100 }).app);
+  served.push(viaHono);
+  return { fast: url, hono: viaHono.url, taken, server };
+}
+
+const cases: Array<[string, Sent, boolean]> = [
+  ['a create', { path: '/tasks', body: '{"input":"hi"}' }, true],
+  ['a create and wait', { path: '/tasks?wait=5', body: '{"input":"hi there"}' }, true],
+  [
+    'a create with metadata',
+    { path: '/tasks?wait=5', body: '{"input":"hi","metadata":{"trace":"t-1"}}' },
+    true,
+  ],
+  ['a zero wait', { path: '/tasks?wait=0', body: '{"input":"hi"}' }, true],
+  ['malformed JSON', { path: '/tasks?wait=5', body: '{"input"' }, true],
+  ['a missing input', { path: '/tasks', body: '{"metadata":{}}' }, true],
+  ['metadata that is not an object', { path: '/tasks', body: '{"input":"x","metadata":3}' }, true],
+  ['a malformed wait', { path: '/tasks?wait=soon', body: '{"input":"hi"}' }, false],
+  [
+    'a body that is not JSON',
+    { path: '/tasks', headers: { 'content-type': 'text/plain' }, body: 'hi' },
+    false,
+  ],
+  [
+    'a declared body over the limit',
+    { path: '/tasks', body: `{"input":"${'x'.repeat(100)}"}` },
+    false,
+  ],
+  ['a chunked body', { path: '/tasks?wait=5', body: '{"input":"hi"}', chunked: true }, false],
+  ['a list', { method: 'GET', path: '/tasks' }, false],
+  ['a trailing slash', { path: '/tasks/', body: '{"input":"hi"}' }, false],
+  ['another route', { path: '/tasks/x/cancel', body: '{}' }, false],
+];
+
+describe('handleNode: POST /tasks answered on Node without Hono', () => {
+  it.each(cases)('answers %s as the Hono route does', async (_name, sent, expectTaken) => {
+    const { fast, hono, taken } = await startBoth(createEchoAgent());
+    const [viaNode, viaHono] = await Promise.all([send(fast, sent), send(hono, sent)]);
+    expect(viaNode).toEqual(viaHono);
+    expect(taken).toEqual([expectTaken]);
+  });
+
+  it('answers a failed task as the Hono route does', async () => {
+    const { fast, hono, taken } = await startBoth(failingAgent);
+    const sent = { path: '/tasks?wait=5', body: '{"input":"x"}' };
+    const [viaNode, viaHono] = await Promise.all([send(fast, sent), send(hono, sent)]);
+    expect(viaNode).toEqual(viaHono);
+    expect(viaNode.body).toMatchObject({ task: { status: 'failed' } });
+    expect(taken).toEqual([true]);
+  });
+
+  it('answers 201 with the finished task and its Location under the mount point', async () => {
+    const server = createA2AHttpServer({ agent: createEchoAgent() });
+    const url = await listenWith(
+      server,
+      (request, response) =>
+        request.url?.startsWith('/agents/echo/') === true &&
+        server.handleNode(request, response, request.url.slice(12), { 'x-request-id': 'r-1' }),
+    );
+    const response = await fetch(`${url}/agents/echo/tasks?wait=5`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"input":"hello"}',
+    });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('x-request-id')).toBe('r-1');
+    const { task } = await response.json();
+    expect(task).toMatchObject({ status: 'completed', output: 'hello' });
+    expect(response.headers.get('location')).toBe(`/agents/echo/tasks/${task.id}`);
+    expect((await server.runner.get(task.id)).status).toBe('completed');
+  });
+
+  it('cancels the task when the caller leaves its long-poll', async () => {
+    const { fast, server } = await startBoth(createTickerAgent());
+    const controller = new AbortController();
+    const call = fetch(`${fast}/tasks?wait=30`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"input":"5 every 10s"}',
+      signal: controller.signal,
+    }).catch(() => undefined);
+    let listed = await server.runner.list();
+    while (listed.tasks[0]?.status !== 'working') {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      listed = await server.runner.list();
+    }
+    controller.abort();
+    await call;
+    const id = listed.tasks[0]?.id as string;
+    while ((await server.runner.get(id)).status === 'working') {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect((await server.runner.get(id)).status).toBe('canceled');
+  });
+
+  it.each([
+    ['on Node', true],
+    ['through Hono', false],
+  ])(
+    'answers a pending long-poll with the canceled task and Connection: close on shutdown, %s',
+    async (_name, viaNode) => {
+      const server = createA2AHttpServer({ agent: createTickerAgent() });
+      const url = await listenWith(server, (request, response) =>
+        viaNode ? server.handleNode(request, response) : false,
+      );
+      const pending = send(url, { path: '/tasks?wait=60', body: '{"input":"5 every 10s"}' });
+      while ((await server.runner.list()).tasks[0]?.status !== 'working') {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      await server.close();
+      const answer = await pending;
+      expect(answer.status).toBe(201);
+      expect(answer.connection).toBe('close');
+      expect(answer.body).toMatchObject({ task: { status: 'canceled' } });
+    },
+  );
+
+  it('leaves creates to the app once the server stops taking tasks (503)', async () => {
+    const { fast, server, taken } = await startBoth(createEchoAgent());
+    await server.close();
+    const answer = await send(fast, { path: '/tasks', body: '{"input":"hi"}' });
+    expect(answer.status).toBe(503);
+    expect(taken).toEqual([false]);
+  });
+
+  it('is what its own listen serves creates with', async () => {
+    const server: A2AHttpServer = createA2AHttpServer({ agent: createEchoAgent() });
+    const honoFetch = server.app.fetch;
+    let throughHono = 0;
+    server.app.fetch = (...args) => {
+      throughHono += 1;
+      return honoFetch(...args);
+    };
+    const running = await serve(server);
+    served.push(running);
+    const answer = await send(running.url, { path: '/tasks?wait=5', body: '{"input":"hi"}' });
+    expect(answer.body).toMatchObject({ task: { status: 'completed', output: 'hi' } });
+    expect(throughHono).toBe(0);
+    await fetch(`${running.url}/.well-known/agent.json`);
+    expect(throughHono).toBe(1);
+  });
+});

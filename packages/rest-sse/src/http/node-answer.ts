@@ -1,0 +1,84 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorAnswer } from './error-response.ts';
+import { isJsonContentType } from './json-body.ts';
+
+/** Headers added to an answer, such as a request id. */
+export type AnswerHeaders = Readonly<Record<string, string>>;
+
+/**
+ * Whether a Node request has a body a Node fast path can take alone: a declared length within
+ * `maxBytes` (a chunked body is counted by the Hono route's limit) and a JSON content type (the
+ * Hono route answers the 415).
+ */
+export function hasPlainJsonBody(request: IncomingMessage, maxBytes: number): boolean {
+  const { headers } = request;
+  const length = headers['content-length'];
+  return (
+    length !== undefined &&
+    headers['transfer-encoding'] === undefined &&
+    Number(length) <= maxBytes &&
+    isJsonContentType(headers['content-type'])
+  );
+}
+
+/**
+ * Reads a Node request's body as text with `data`/`end` and calls `then` with it; when the body
+ * breaks off (the caller left), `response` is destroyed, as nobody is there to answer.
+ */
+export function readBodyText(
+  request: IncomingMessage,
+  response: ServerResponse,
+  then: (text: string) => void,
+): void {
+  const chunks: Buffer[] = [];
+  request.on('data', (chunk: Buffer) => chunks.push(chunk));
+  request.once('end', () =>
+    then(chunks.length === 1 ? (chunks[0] as Buffer).toString() : Buffer.concat(chunks).toString()),
+  );
+  request.once('error', () => response.destroy());
+}
+
+/** Writes a whole answer: `head` (given to `writeHead`, with the length and `headers` added) and `body`. */
+export function writeAnswer(
+  response: ServerResponse,
+  status: number,
+  head: Record<string, string | number>,
+  body: string,
+  headers: AnswerHeaders | undefined,
+): void {
+  head['content-length'] = Buffer.byteLength(body);
+  if (headers !== undefined) for (const name in headers) head[name] = headers[name] as string;
+  response.writeHead(status, head);
+  response.end(body);
+}
+
+/** Writes the JSON error answer of anything thrown (see `errorAnswer`), with `headers` added. */
+export function writeErrorAnswer(
+  response: ServerResponse,
+  error: unknown,
+  headers: AnswerHeaders | undefined,
+): void {
+  const failed = errorAnswer(error);
+  writeAnswer(response, failed.status, failed.headers, failed.body, headers);
+}
+
+/** A signal that aborts when the caller goes away before its answer is written. */
+export interface CallerSignal {
+  readonly signal: AbortSignal;
+  /** Stops watching the response (once answered). */
+  dispose(): void;
+}
+
+/**
+ * Watches a Node response: its `signal` aborts when the response closes before it finished (the
+ * caller left), as a request's signal does on the Hono route.
+ */
+export function callerSignal(response: ServerResponse): CallerSignal {
+  const controller = new AbortController();
+  const onClose = () => {
+    if (!response.writableFinished) controller.abort();
+  };
+  response.once('close', onClose);
+  if (response.destroyed) controller.abort();
+  return { signal: controller.signal, dispose: () => response.off('close', onClose) };
+}
