@@ -51,9 +51,10 @@ export interface Gateway {
   /** Whether shutdown has begun (readyz answers 503, new work is refused). */
   readonly shuttingDown: boolean;
   /**
-   * The Node fast path for `POST /agents/{name}/invoke`: answers it on Node's request and response
-   * without Hono, with the same answer, request id, key check and access log line as `app`, and
-   * returns false for anything else (and for every request while shutting down or with CORS on),
+   * The Node fast path for `POST /agents/{name}/invoke` and `POST /agents/{name}/tasks` (and the
+   * default agent's `POST /tasks`): answers them on Node's request and response without Hono, with
+   * the same answer, request id, key check and access log line as `app`, and returns false for
+   * anything else (and for every request while shutting down or with CORS on),
    * which `app` then serves. Give it to `listen` as `handleNode`; `agentport serve` does.
    */
   handleNode(request: IncomingMessage, response: ServerResponse): boolean;
@@ -63,6 +64,7 @@ export interface Gateway {
 
 const OPS_ROUTES = ['/healthz', '/readyz', '/openapi.json', '/docs'];
 const REST_MOUNT = '/agents';
+const TASKS_ROUTE = '/tasks';
 
 /** One value of a Node request header (Node joins repeated ones, as web `Headers` does). */
 function single(value: string | string[] | undefined): string | undefined {
@@ -243,23 +245,47 @@ export function createGateway(options: GatewayOptions): Gateway {
   const checkKey = secured ? createKeyCheck(options.apiKeys as string[]) : undefined;
   const { logger } = options;
 
+  /** The Node fast path a URL goes to: a2a-http's creates or rest-sse's invokes. */
+  function answerOnNode(
+    request: IncomingMessage,
+    response: ServerResponse,
+    url: string,
+    headers: Record<string, string>,
+  ): boolean {
+    if (url.startsWith(TASKS_ROUTE)) {
+      return (a2aHttp.get(defaultAgent) as A2AHttpServer).handleNode(
+        request,
+        response,
+        url,
+        headers,
+      );
+    }
+    if (!url.startsWith(`${REST_MOUNT}/`)) return false;
+    const underMount = url.slice(REST_MOUNT.length);
+    const slash = underMount.indexOf('/', 1);
+    const tail = slash === -1 ? '' : underMount.slice(slash);
+    if (tail.startsWith(TASKS_ROUTE)) {
+      const server = a2aHttp.get(underMount.slice(1, slash));
+      return server?.handleNode(request, response, tail, headers) ?? false;
+    }
+    return rest.handleNode(request, response, underMount, headers);
+  }
+
   function handleNode(request: IncomingMessage, response: ServerResponse): boolean {
     const { url, headers } = request;
     // CORS headers, 503s and 401s come from the app's middleware: those requests go there.
-    if (shuttingDown || corsOn || url === undefined || !url.startsWith(`${REST_MOUNT}/`)) {
-      return false;
-    }
+    if (shuttingDown || corsOn || url === undefined || request.method !== 'POST') return false;
     if (checkKey?.(single(headers.authorization), single(headers['x-api-key'])).valid === false) {
       return false;
     }
     const started = logger === undefined ? 0 : performance.now();
     const requestId = chooseRequestId(single(headers['x-request-id']));
-    const path = url.slice(REST_MOUNT.length);
-    if (!rest.handleNode(request, response, path, { [REQUEST_ID_HEADER]: requestId })) return false;
+    if (!answerOnNode(request, response, url, { [REQUEST_ID_HEADER]: requestId })) return false;
     if (logger !== undefined) {
-      const method = request.method as string;
+      const method = request.method;
+      const path = url.includes('?') ? url.slice(0, url.indexOf('?')) : url;
       response.once('close', () =>
-        logRequest(logger, { requestId, method, path: url, status: response.statusCode, started }),
+        logRequest(logger, { requestId, method, path, status: response.statusCode, started }),
       );
     }
     return true;

@@ -85,6 +85,47 @@ describe('Gateway.handleNode', () => {
     expect(unsafe.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('answers hand-rolled A2A creates, per agent and for the default agent, as the app does', async () => {
+    const fast = await start();
+    const app = await start({}, false);
+    const mask = (text: string) =>
+      text
+        .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>')
+        .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '<time>');
+    const create = async (url: string, path: string, body: string) => {
+      const response = await fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      return {
+        status: response.status,
+        location: mask(response.headers.get('location') ?? ''),
+        hasRequestId: response.headers.has('x-request-id'),
+        body: mask(await response.text()),
+      };
+    };
+    const calls: Array<[string, string]> = [
+      ['/agents/echo/tasks?wait=5', '{"input":"a b"}'],
+      ['/tasks?wait=5', '{"input":"what is 2 + 2"}'],
+      ['/agents/echo/tasks', '{"input":"later"}'],
+      ['/agents/echo/tasks?wait=5', '{"input":'],
+    ];
+    for (const [path, body] of calls) {
+      const [viaNode, viaApp] = await Promise.all([
+        create(fast.url, path, body),
+        create(app.url, path, body),
+      ]);
+      expect(viaNode).toEqual(viaApp);
+    }
+    const done = await create(fast.url, '/agents/echo/tasks?wait=5', '{"input":"a b"}');
+    expect(done).toMatchObject({ status: 201, location: '/agents/echo/tasks/<id>' });
+    expect(JSON.parse(done.body)).toMatchObject({ task: { status: 'completed', output: 'a b' } });
+    const root = await create(fast.url, '/tasks?wait=5', '{"input":"what is 2 + 2"}');
+    expect(JSON.parse(root.body)).toMatchObject({ task: { agentName: 'assistant' } });
+    expect(fast.taken).toEqual([true, true, true, true, true, true]);
+  });
+
   it('leaves other routes to the app', async () => {
     const { url, taken } = await start();
     const health = await fetch(`${url}/healthz`);
@@ -133,14 +174,20 @@ describe('Gateway.handleNode', () => {
     const { url, taken } = await start({ logger: pino({ base: undefined }, destination) });
     await (await invoke(url, '{"input":"x"}', { 'x-request-id': 'log-1' })).json();
     await (await invoke(url, '{bad', { 'x-request-id': 'log-2' })).json();
-    while (lines.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    await fetch(`${url}/agents/echo/tasks?wait=5`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'log-3' },
+      body: '{"input":"x"}',
+    }).then((response) => response.json());
+    while (lines.length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
     const entries = lines.map((line) => JSON.parse(line));
     expect(entries).toMatchObject([
       { requestId: 'log-1', method: 'POST', path: '/agents/echo/invoke', status: 200 },
       { requestId: 'log-2', method: 'POST', path: '/agents/echo/invoke', status: 400 },
+      { requestId: 'log-3', method: 'POST', path: '/agents/echo/tasks', status: 201 },
     ]);
     expect(entries[0].durationMs).toBeTypeOf('number');
-    expect(taken).toEqual([true, true]);
+    expect(taken).toEqual([true, true, true]);
   });
 
   it('leaves calls to the app once shutting down (503)', async () => {
