@@ -65,6 +65,7 @@ export interface Gateway {
 const OPS_ROUTES = ['/healthz', '/readyz', '/openapi.json', '/docs'];
 const REST_MOUNT = '/agents';
 const TASKS_ROUTE = '/tasks';
+const INVOKE_SUFFIX = '/invoke';
 
 /** One value of a Node request header (Node joins repeated ones, as web `Headers` does). */
 function single(value: string | string[] | undefined): string | undefined {
@@ -275,6 +276,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     const { url, headers } = request;
     // CORS headers, 503s and 401s come from the app's middleware: those requests go there.
     if (shuttingDown || corsOn || url === undefined || request.method !== 'POST') return false;
+    // Streams, JSON-RPC and the rest leave before any work (a key digest, a request id).
+    const mark = url.indexOf('?');
+    const path = mark === -1 ? url : url.slice(0, mark);
+    if (!(path.endsWith(INVOKE_SUFFIX) || path.endsWith(TASKS_ROUTE))) return false;
     if (checkKey?.(single(headers.authorization), single(headers['x-api-key'])).valid === false) {
       return false;
     }
@@ -283,7 +288,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (!answerOnNode(request, response, url, { [REQUEST_ID_HEADER]: requestId })) return false;
     if (logger !== undefined) {
       const method = request.method;
-      const path = url.includes('?') ? url.slice(0, url.indexOf('?')) : url;
       response.once('close', () =>
         logRequest(logger, { requestId, method, path, status: response.statusCode, started }),
       );
