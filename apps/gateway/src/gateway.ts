@@ -51,8 +51,8 @@ export interface Gateway {
   /** Whether shutdown has begun (readyz answers 503, new work is refused). */
   readonly shuttingDown: boolean;
   /**
-   * The Node fast path for `POST /agents/{name}/invoke` and `POST /agents/{name}/tasks` (and the
-   * default agent's `POST /tasks`): answers them on Node's request and response without Hono, with
+   * The Node fast path for `POST /agents/{name}/invoke`, `POST /agents/{name}/stream` and
+   * `POST /agents/{name}/tasks` (and the default agent's `POST /tasks`): answers them on Node's request and response without Hono, with
    * the same answer, request id, key check and access log line as `app`, and returns false for
    * anything else (and for every request while shutting down or with CORS on),
    * which `app` then serves. Give it to `listen` as `handleNode`; `agentport serve` does.
@@ -66,6 +66,7 @@ const OPS_ROUTES = ['/healthz', '/readyz', '/openapi.json', '/docs'];
 const REST_MOUNT = '/agents';
 const TASKS_ROUTE = '/tasks';
 const INVOKE_SUFFIX = '/invoke';
+const STREAM_SUFFIX = '/stream';
 
 /** One value of a Node request header (Node joins repeated ones, as web `Headers` does). */
 function single(value: string | string[] | undefined): string | undefined {
@@ -276,10 +277,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     const { url, headers } = request;
     // CORS headers, 503s and 401s come from the app's middleware: those requests go there.
     if (shuttingDown || corsOn || url === undefined || request.method !== 'POST') return false;
-    // Streams, JSON-RPC and the rest leave before any work (a key digest, a request id).
+    // JSON-RPC and the rest leave before any work (a key digest, a request id).
     const mark = url.indexOf('?');
     const path = mark === -1 ? url : url.slice(0, mark);
-    if (!(path.endsWith(INVOKE_SUFFIX) || path.endsWith(TASKS_ROUTE))) return false;
+    if (
+      !(path.endsWith(INVOKE_SUFFIX) || path.endsWith(STREAM_SUFFIX) || path.endsWith(TASKS_ROUTE))
+    ) {
+      return false;
+    }
     if (checkKey?.(single(headers.authorization), single(headers['x-api-key'])).valid === false) {
       return false;
     }

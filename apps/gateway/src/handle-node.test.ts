@@ -130,13 +130,36 @@ describe('Gateway.handleNode', () => {
     const { url, taken } = await start();
     const health = await fetch(`${url}/healthz`);
     expect(await health.json()).toEqual({ status: 'ok' });
-    const stream = await fetch(`${url}/agents/echo/stream`, {
+    const rpc = await fetch(`${url}/a2a/echo/jsonrpc`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{"input":"a b"}',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendMessage',
+        params: { message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
+      }),
     });
-    expect(await stream.text()).toContain('event: done');
+    expect(await rpc.json()).toMatchObject({ jsonrpc: '2.0', id: 1 });
     expect(taken).toEqual([false, false]);
+  });
+
+  it('streams REST/SSE calls as the app does, with the request id in the head', async () => {
+    const fast = await start();
+    const app = await start({}, false);
+    const stream = (url: string) =>
+      fetch(`${url}/agents/echo/stream`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-request-id': 'sse-1' },
+        body: '{"input":"a b c"}',
+      });
+    const [viaNode, viaApp] = await Promise.all([stream(fast.url), stream(app.url)]);
+    expect(viaNode.headers.get('x-request-id')).toBe('sse-1');
+    expect(viaNode.headers.get('content-type')).toBe(viaApp.headers.get('content-type'));
+    const text = await viaNode.text();
+    expect(text).toBe(await viaApp.text());
+    expect(text).toContain('event: done');
+    expect(fast.taken).toEqual([true]);
   });
 
   it('checks API keys: a valid key is answered here, a missing or wrong one by the app (401)', async () => {

@@ -21,12 +21,11 @@ import {
 } from '../http/json-body.ts';
 import { type ListenOptions, listen } from '../http/listen.ts';
 import { type AnswerHeaders, hasPlainJsonBody } from '../http/node-answer.ts';
-import { sseErrorMessage } from '../sse/sse-writer.ts';
 import { openSSE } from '../sse/stream-sse.ts';
-import { agentFailure, pumpAgentEvents } from './agent-events.ts';
+import { agentFailure } from './agent-events.ts';
 import { describeAgent } from './describe-agent.ts';
 import { invokeRequestSchema } from './invoke-request.ts';
-import { invokeOnNode } from './node-invoke.ts';
+import { invokeOnNode, streamAgentInto, streamOnNode } from './node-actions.ts';
 import { normalizeRouteName } from './route-name.ts';
 
 /** Options of {@link createRestServer}. */
@@ -48,11 +47,12 @@ export interface RestServer {
   /** Registers an agent under a route name; throws on an empty, invalid or taken name. */
   register(name: string, agent: Agent): RestServer;
   /**
-   * Answers `POST /{name}/invoke` straight on Node's request and response, without Hono: the hot
-   * path `listen` takes (same answers, errors included, and the caller leaving aborts the agent).
-   * It takes only a call it can answer alone (POST, the path exactly `/{name}/invoke` of a
-   * registered agent, a declared JSON body within the limit, not shutting down) and returns false
-   * for anything else, which `app` then serves. `path` is the request's path under where `app` is
+   * Answers `POST /{name}/invoke` and `POST /{name}/stream` straight on Node's request and
+   * response, without Hono: the hot path `listen` takes (same answers and streams, errors
+   * included, and the caller leaving aborts the agent). It takes only a call it can answer alone
+   * (POST, the path exactly `/{name}/invoke` or `/{name}/stream` of a registered agent, a declared
+   * JSON body within the limit, not shutting down; streams not with `directNodeStreaming: false`)
+   * and returns false for anything else, which `app` then serves. `path` is the request's path under where `app` is
    * mounted (default: the request's URL); `headers` are added to the answer.
    */
   handleNode(
@@ -62,8 +62,8 @@ export interface RestServer {
     headers?: AnswerHeaders,
   ): boolean;
   /**
-   * Serves the app on Node until `signal` aborts, invoke calls through `handleNode`; new calls get
-   * 503 while it shuts down.
+   * Serves the app on Node until `signal` aborts, invoke and stream calls through `handleNode`;
+   * new calls get 503 while it shuts down.
    */
   listen(options?: ListenOptions): Promise<void>;
   /** Starts shutting down: new calls get 503, open streams end with a `shutting_down` event. */
@@ -79,7 +79,6 @@ interface Entry {
 export { invokeRequestSchema } from './invoke-request.ts';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
-const INVOKE_SUFFIX = '/invoke';
 const SHOW_METHODS = ['GET', 'HEAD'] as const;
 const ACTION_METHODS = ['POST'] as const;
 
@@ -130,18 +129,7 @@ export function createRestServer(options: RestServerOptions = {}): RestServer {
 
   async function stream(context: Context, agent: Agent): Promise<Response> {
     const { input } = await parseJsonBody(context, invokeRequestSchema);
-    return openSSE(
-      context,
-      (writer) => {
-        try {
-          pumpAgentEvents(agent.stream(input, { signal: writer.signal }), writer, agent.name);
-        } catch (error) {
-          writer.write(sseErrorMessage(error));
-          writer.close();
-        }
-      },
-      streamOptions,
-    );
+    return openSSE(context, (writer) => streamAgentInto(writer, agent, input), streamOptions);
   }
 
   async function runAction(context: Context, action: string, agent: Agent): Promise<Response> {
@@ -214,12 +202,15 @@ export function createRestServer(options: RestServerOptions = {}): RestServer {
       return server;
     },
     handleNode(request, response, path = request.url, headers) {
-      if (shuttingDown || request.method !== 'POST' || !path?.endsWith(INVOKE_SUFFIX)) return false;
-      const entry = agents.get(path.slice(1, -INVOKE_SUFFIX.length));
-      if (entry === undefined || path[0] !== '/' || !hasPlainJsonBody(request, maxBodyBytes)) {
-        return false;
-      }
-      invokeOnNode(entry.agent, request, response, headers);
+      if (shuttingDown || request.method !== 'POST' || path?.[0] !== '/') return false;
+      const slash = path.lastIndexOf('/');
+      const action = path.slice(slash + 1);
+      const streams = action === 'stream' && options.directNodeStreaming !== false;
+      if (!(action === 'invoke' || streams)) return false;
+      const entry = agents.get(path.slice(1, slash));
+      if (entry === undefined || !hasPlainJsonBody(request, maxBodyBytes)) return false;
+      if (streams) streamOnNode(entry.agent, request, response, headers, streamOptions);
+      else invokeOnNode(entry.agent, request, response, headers);
       return true;
     },
     listen(listenOptions = {}) {

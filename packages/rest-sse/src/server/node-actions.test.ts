@@ -51,7 +51,12 @@ function send(base: string, sent: Sent): Promise<Answer> {
           status: response.statusCode ?? 0,
           contentType: response.headers['content-type']?.toLowerCase(),
           allow: response.headers.allow,
-          body: text === '' ? undefined : JSON.parse(text),
+          body:
+            text === ''
+              ? undefined
+              : response.headers['content-type']?.startsWith('text/event-stream')
+                ? text
+                : JSON.parse(text),
         }),
       );
     });
@@ -123,10 +128,25 @@ const cases: Array<[string, Sent, boolean]> = [
   ],
   ['a query string', { path: '/echo/invoke?x=1', body: '{"input":"x"}' }, false],
   ['another method', { method: 'PUT', path: '/echo/invoke', body: '{"input":"x"}' }, false],
-  ['a stream call', { path: '/nobody/stream', body: '{"input":"x"}' }, false],
+  ['a stream', { path: '/echo/stream', body: '{"input":"one two three"}' }, true],
+  [
+    'a stream of a nested name',
+    { path: '/demo/ticker/stream', body: '{"input":"2 every 1ms"}' },
+    true,
+  ],
+  [
+    'a stream whose agent refuses its input',
+    { path: '/demo/ticker/stream', body: '{"input":"soon"}' },
+    true,
+  ],
+  ['a stream whose agent fails', { path: '/broken/stream', body: '{"input":"x"}' }, true],
+  ['a stream with malformed JSON', { path: '/echo/stream', body: '{"input' }, true],
+  ['a stream with an empty input', { path: '/echo/stream', body: '{"input":""}' }, true],
+  ['a stream of an unknown agent', { path: '/nobody/stream', body: '{"input":"x"}' }, false],
+  ['a chunked stream', { path: '/echo/stream', body: '{"input":"a b"}', chunked: true }, false],
 ];
 
-describe('handleNode: invoke calls answered on Node without Hono', () => {
+describe('handleNode: invoke and stream calls answered on Node without Hono', () => {
   it.each(cases)('answers %s as the Hono route does', async (_name, sent, expectTaken) => {
     const { fast, hono, taken } = await startBoth();
     const [viaNode, viaHono] = await Promise.all([send(fast, sent), send(hono, sent)]);
@@ -145,6 +165,39 @@ describe('handleNode: invoke calls answered on Node without Hono', () => {
     const failed = await send(fast, { path: '/broken/invoke', body: '{"input":"x"}' });
     expect(failed.status).toBe(500);
     expect(JSON.stringify(failed.body)).not.toContain('hunter2');
+  });
+
+  it('leaves streams to the app with directNodeStreaming off', async () => {
+    const server = createRestServer({ directNodeStreaming: false }).register(
+      'echo',
+      createEchoAgent(),
+    );
+    const request = {
+      method: 'POST',
+      url: '/echo/stream',
+      headers: { 'content-type': 'application/json', 'content-length': '13' },
+    } as unknown as IncomingMessage;
+    expect(server.handleNode(request, {} as ServerResponse)).toBe(false);
+  });
+
+  it("sends the headers it is given in a stream's head", async () => {
+    const server = createServer();
+    const running = await serve((options) =>
+      listen(server.app, {
+        ...options,
+        handleNode: (request, response) =>
+          server.handleNode(request, response, request.url, { 'x-request-id': 'abc' }),
+      }),
+    );
+    servers.push(running);
+    const response = await fetch(`${running.url}/echo/stream`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"input":"a b"}',
+    });
+    expect(response.headers.get('x-request-id')).toBe('abc');
+    expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(await response.text()).toContain('event: done');
   });
 
   it('adds the headers it is given, on answers and errors', async () => {

@@ -1,0 +1,110 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Agent } from '@agentport/core';
+import { parseJsonText } from '../http/json-body.ts';
+import {
+  type AnswerHeaders,
+  callerSignal,
+  readBodyText,
+  writeAnswer,
+  writeErrorAnswer,
+} from '../http/node-answer.ts';
+import {
+  createSSEWriter,
+  type SSEWriter,
+  type SSEWriterOptions,
+  sseErrorMessage,
+} from '../sse/sse-writer.ts';
+import { agentFailure, pumpAgentEvents } from './agent-events.ts';
+import { invokeRequestSchema } from './invoke-request.ts';
+
+/** What Hono's `context.json` answers with, so both paths send the same head. */
+const RESULT_CONTENT_TYPE = 'application/json';
+
+async function run(
+  agent: Agent,
+  text: string,
+  response: ServerResponse,
+  headers: AnswerHeaders | undefined,
+): Promise<void> {
+  // The caller going away aborts the agent, as the request's signal does on the Hono route.
+  const caller = callerSignal(response);
+  try {
+    const { input } = parseJsonText(text, invokeRequestSchema);
+    let result: string;
+    try {
+      result = await agent.invoke(input, { signal: caller.signal });
+    } catch (error) {
+      throw agentFailure(error, agent.name);
+    }
+    const body = JSON.stringify({ result });
+    writeAnswer(response, 200, { 'content-type': RESULT_CONTENT_TYPE }, body, headers);
+  } catch (error) {
+    writeErrorAnswer(response, error, headers);
+  } finally {
+    caller.dispose();
+  }
+}
+
+/**
+ * Starts an agent's run on an open SSE writer: its events become SSE events; a run that cannot
+ * start ends the stream with an `error` event. What both stream routes (Hono and Node) do.
+ */
+export function streamAgentInto(writer: SSEWriter, agent: Agent, input: string): void {
+  try {
+    pumpAgentEvents(agent.stream(input, { signal: writer.signal }), writer, agent.name);
+  } catch (error) {
+    writer.write(sseErrorMessage(error));
+    writer.close();
+  }
+}
+
+/** The writer options of a stream route (the rest come from the call). */
+export type StreamWriterOptions = Pick<
+  SSEWriterOptions,
+  'heartbeatMs' | 'maxBufferedBytes' | 'shutdownSignal'
+>;
+
+/**
+ * Answers `POST /{name}/stream` on Node's own request and response, as the Hono route does: a
+ * body error is a JSON error answer, otherwise an SSE stream of the agent's events written
+ * straight to the response, with `headers` in its head. The request must have passed
+ * `hasPlainJsonBody`.
+ */
+export function streamOnNode(
+  agent: Agent,
+  request: IncomingMessage,
+  response: ServerResponse,
+  headers: AnswerHeaders | undefined,
+  options: StreamWriterOptions,
+): void {
+  readBodyText(request, response, (text) => {
+    let input: string;
+    try {
+      input = parseJsonText(text, invokeRequestSchema).input;
+    } catch (error) {
+      writeErrorAnswer(response, error, headers);
+      return;
+    }
+    const writer = createSSEWriter(response, {
+      heartbeatMs: options.heartbeatMs,
+      maxBufferedBytes: options.maxBufferedBytes,
+      shutdownSignal: options.shutdownSignal,
+      ...(headers === undefined ? {} : { headers: { ...headers } }),
+    });
+    streamAgentInto(writer, agent, input);
+  });
+}
+
+/**
+ * Answers `POST /{name}/invoke` on Node's own request and response, as the Hono route does (same
+ * status, body and errors), with `headers` added. The request must have passed
+ * `hasPlainJsonBody`.
+ */
+export function invokeOnNode(
+  agent: Agent,
+  request: IncomingMessage,
+  response: ServerResponse,
+  headers: AnswerHeaders | undefined,
+): void {
+  readBodyText(request, response, (text) => void run(agent, text, response, headers));
+}
