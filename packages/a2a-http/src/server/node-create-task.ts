@@ -52,7 +52,7 @@ export function createTaskOnNode(
   wait: number | undefined,
   headers: AnswerHeaders | undefined,
 ): void {
-  readBodyText(request, response, (text) => {
+  readBodyText(request, (text) => {
     void run(options, text, pathname, wait, response, headers);
   });
 }

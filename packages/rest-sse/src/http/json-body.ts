@@ -52,6 +52,7 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
 
 /** Whether a `Content-Type` names JSON (`application/json` or `application/*+json`). */
 export function isJsonContentType(contentType: string | undefined): boolean {
+  if (contentType === 'application/json') return true;
   const mediaType = contentType?.split(';')[0]?.trim() ?? '';
   return JSON_MEDIA_TYPE.test(mediaType);
 }

@@ -22,20 +22,21 @@ export function hasPlainJsonBody(request: IncomingMessage, maxBytes: number): bo
 }
 
 /**
- * Reads a Node request's body as text with `data`/`end` and calls `then` with it; when the body
- * breaks off (the caller left), `response` is destroyed, as nobody is there to answer.
+ * Reads a Node request's body as text with `data`/`end` and calls `then` with it. When the body
+ * breaks off (the caller left), `then` is never called: Node destroys the socket, and with it the
+ * response (an `IncomingMessage` emits no `error` to nobody listening).
  */
-export function readBodyText(
-  request: IncomingMessage,
-  response: ServerResponse,
-  then: (text: string) => void,
-): void {
+export function readBodyText(request: IncomingMessage, then: (text: string) => void): void {
   const chunks: Buffer[] = [];
-  request.on('data', (chunk: Buffer) => chunks.push(chunk));
-  request.once('end', () =>
-    then(chunks.length === 1 ? (chunks[0] as Buffer).toString() : Buffer.concat(chunks).toString()),
-  );
-  request.once('error', () => response.destroy());
+  const onData = (chunk: Buffer) => chunks.push(chunk);
+  const onEnd = () => {
+    // Nothing of the body stays referenced from the request for a stream's life.
+    request.removeListener('data', onData);
+    request.removeListener('end', onEnd);
+    then(chunks.length === 1 ? (chunks[0] as Buffer).toString() : Buffer.concat(chunks).toString());
+  };
+  request.on('data', onData);
+  request.on('end', onEnd);
 }
 
 /** Writes a whole answer: `head` (given to `writeHead`, with the length and `headers` added) and `body`. */
@@ -78,7 +79,7 @@ export function callerSignal(response: ServerResponse): CallerSignal {
   const onClose = () => {
     if (!response.writableFinished) controller.abort();
   };
-  response.once('close', onClose);
+  response.on('close', onClose);
   if (response.destroyed) controller.abort();
-  return { signal: controller.signal, dispose: () => response.off('close', onClose) };
+  return { signal: controller.signal, dispose: () => response.removeListener('close', onClose) };
 }

@@ -1,4 +1,5 @@
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { connect } from 'node:net';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listen } from '../http/listen.ts';
@@ -263,6 +264,27 @@ describe('handleNode: invoke and stream calls answered on Node without Hono', ()
     await call;
     // The agent's signal listener gets the abort event.
     expect(await waiting.aborted).toMatchObject({ type: 'abort' });
+  });
+
+  it('survives a caller who leaves in the middle of the body', async () => {
+    const server = createServer();
+    const running = await serve((options) => server.listen(options));
+    servers.push(running);
+    const { hostname, port } = new URL(running.url);
+    const socket = connect(Number(port), hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      'POST /echo/invoke HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+        'Content-Length: 40\r\n\r\n{"input":',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const answer = await send(running.url, {
+      path: '/echo/invoke',
+      body: '{"input":"still here"}',
+    });
+    expect(answer.body).toEqual({ result: 'still here' });
   });
 
   it('leaves every call to the app once the server is shutting down', async () => {

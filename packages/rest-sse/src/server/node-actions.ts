@@ -77,7 +77,7 @@ export function streamOnNode(
   headers: AnswerHeaders | undefined,
   options: StreamWriterOptions,
 ): void {
-  readBodyText(request, response, (text) => {
+  readBodyText(request, (text) => {
     let input: string;
     try {
       input = parseJsonText(text, invokeRequestSchema).input;
@@ -106,5 +106,5 @@ export function invokeOnNode(
   response: ServerResponse,
   headers: AnswerHeaders | undefined,
 ): void {
-  readBodyText(request, response, (text) => void run(agent, text, response, headers));
+  readBodyText(request, (text) => void run(agent, text, response, headers));
 }
