@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
@@ -5,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { listen } from '../http/listen.ts';
 import { createBrokenAgent, createWaitingAgent } from '../test-support/agents.ts';
 import { serve, type TestServer } from '../test-support/serve.ts';
+import { streamOnNode } from './node-actions.ts';
 import { createRestServer, type RestServer } from './rest-server.ts';
 
 const servers: TestServer[] = [];
@@ -285,6 +287,14 @@ describe('handleNode: invoke and stream calls answered on Node without Hono', ()
       body: '{"input":"still here"}',
     });
     expect(answer.body).toEqual({ result: 'still here' });
+  });
+
+  it('starts no stream, and throws nothing, for a caller gone as its body arrived', () => {
+    const request = new EventEmitter() as unknown as IncomingMessage;
+    const gone = { destroyed: true, writableEnded: true } as unknown as ServerResponse;
+    streamOnNode(createEchoAgent(), request, gone, undefined, {});
+    request.emit('data', Buffer.from('{"input":"x"}'));
+    expect(() => request.emit('end')).not.toThrow();
   });
 
   it('leaves every call to the app once the server is shutting down', async () => {

@@ -85,12 +85,18 @@ export function streamOnNode(
       writeErrorAnswer(response, error, headers);
       return;
     }
-    const writer = createSSEWriter(response, {
-      heartbeatMs: options.heartbeatMs,
-      maxBufferedBytes: options.maxBufferedBytes,
-      shutdownSignal: options.shutdownSignal,
-      ...(headers === undefined ? {} : { headers: { ...headers } }),
-    });
+    let writer: SSEWriter;
+    try {
+      writer = createSSEWriter(response, {
+        heartbeatMs: options.heartbeatMs,
+        maxBufferedBytes: options.maxBufferedBytes,
+        shutdownSignal: options.shutdownSignal,
+        ...(headers === undefined ? {} : { headers: { ...headers } }),
+      });
+    } catch {
+      // The response is gone already (the caller left as its body arrived): nobody to stream to.
+      return;
+    }
     streamAgentInto(writer, agent, input);
   });
 }
