@@ -39,7 +39,10 @@ export function readBodyText(request: IncomingMessage, then: (text: string) => v
   request.on('end', onEnd);
 }
 
-/** Writes a whole answer: `head` (given to `writeHead`, with the length and `headers` added) and `body`. */
+/**
+ * Writes a whole answer: `head` (given to `writeHead`, with the length and `headers` added) and
+ * `body`; never throws (a head Node refuses ends the connection instead).
+ */
 export function writeAnswer(
   response: ServerResponse,
   status: number,
@@ -49,8 +52,13 @@ export function writeAnswer(
 ): void {
   head['content-length'] = Buffer.byteLength(body);
   if (headers !== undefined) for (const name in headers) head[name] = headers[name] as string;
-  response.writeHead(status, head);
-  response.end(body);
+  try {
+    response.writeHead(status, head);
+    response.end(body);
+  } catch {
+    // A head Node refuses (a header value it will not send): no answer rather than a crash.
+    response.destroy();
+  }
 }
 
 /** Writes the JSON error answer of anything thrown (see `errorAnswer`), with `headers` added. */

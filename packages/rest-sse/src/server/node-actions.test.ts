@@ -289,6 +289,23 @@ describe('handleNode: invoke and stream calls answered on Node without Hono', ()
     expect(answer.body).toEqual({ result: 'still here' });
   });
 
+  it('ends the connection, not the process, when Node refuses a header of the answer', async () => {
+    const server = createServer();
+    const running = await serve((options) =>
+      listen(server.app, {
+        ...options,
+        handleNode: (request, response) =>
+          server.handleNode(request, response, request.url, {
+            'x-bad': request.headers['x-mode'] === 'bad' ? 'a\r\nb' : 'ok',
+          }),
+      }),
+    );
+    servers.push(running);
+    const call = { path: '/echo/invoke', body: '{"input":"x"}' };
+    await expect(send(running.url, { ...call, headers: { 'x-mode': 'bad' } })).rejects.toThrow();
+    expect((await send(running.url, call)).body).toEqual({ result: 'x' });
+  });
+
   it('starts no stream, and throws nothing, for a caller gone as its body arrived', () => {
     const request = new EventEmitter() as unknown as IncomingMessage;
     const gone = { destroyed: true, writableEnded: true } as unknown as ServerResponse;
