@@ -51,11 +51,11 @@ export interface Gateway {
   /** Whether shutdown has begun (readyz answers 503, new work is refused). */
   readonly shuttingDown: boolean;
   /**
-   * The Node fast path for `POST /agents/{name}/invoke`, `POST /agents/{name}/stream` and
-   * `POST /agents/{name}/tasks` (and the default agent's `POST /tasks`): answers them on Node's request and response without Hono, with
-   * the same answer, request id, key check and access log line as `app`, and returns false for
-   * anything else (and for every request while shutting down or with CORS on),
-   * which `app` then serves. Give it to `listen` as `handleNode`; `agentport serve` does.
+   * The Node fast path for `POST /agents/{name}/invoke`, `/stream` and `/tasks` (and the default
+   * agent's `POST /tasks`): answers them on Node's request and response without Hono, with the
+   * same answers, request id, key check and access log line as `app`, and returns false for
+   * anything else (and for every request while shutting down or with CORS on), which `app` then
+   * serves. Give it to `listen` as `handleNode`; `agentport serve` does.
    */
   handleNode(request: IncomingMessage, response: ServerResponse): boolean;
   /** Starts shutting down: refuse new work, end open streams, cancel running tasks. */
@@ -247,7 +247,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const checkKey = secured ? createKeyCheck(options.apiKeys as string[]) : undefined;
   const { logger } = options;
 
-  /** The Node fast path a URL goes to: a2a-http's creates or rest-sse's invokes. */
+  /** The Node fast path a URL goes to: a2a-http's task creates, or rest-sse's invokes and streams. */
   function answerOnNode(
     request: IncomingMessage,
     response: ServerResponse,
