@@ -11,6 +11,7 @@ import {
   type AgentExecutionEvent,
   type AgentExecutor,
   ServerCallContext,
+  type TaskStore,
 } from '@a2a-js/sdk/server';
 import type { Agent } from '@agentport/core';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
@@ -24,7 +25,11 @@ import { FastPathRequestHandler } from './fast-path-request-handler.ts';
 
 const echo = createEchoAgent();
 
-function handlerFor(agent: Agent, executor: AgentExecutor = createAgentExecutor(agent)) {
+function handlerFor(
+  agent: Agent,
+  executor: AgentExecutor = createAgentExecutor(agent),
+  options: { store?: TaskStore; replyWith?: string } = {},
+) {
   const card = createAgentCard(agent, {
     name: agent.name,
     version: '1.0.0',
@@ -33,9 +38,10 @@ function handlerFor(agent: Agent, executor: AgentExecutor = createAgentExecutor(
   });
   return new FastPathRequestHandler(
     card,
-    createA2ATaskStore(),
+    options.store ?? createA2ATaskStore(),
     executor,
     new ListenerExecutionEventBusManager(),
+    options.replyWith === undefined ? {} : { replyWith: options.replyWith as 'task' },
   );
 }
 
@@ -95,17 +101,7 @@ describe('FastPathRequestHandler', () => {
   it('saves a task once per batch of events: a quick task once, in its final state', async () => {
     const store = createA2ATaskStore();
     const save = vi.spyOn(store, 'save');
-    const handler = new FastPathRequestHandler(
-      createAgentCard(echo, {
-        name: 'echo',
-        version: '1.0.0',
-        description: 'echo',
-        url: 'http://127.0.0.1:1/a2a/echo',
-      }),
-      store,
-      createAgentExecutor(echo),
-      new ListenerExecutionEventBusManager(),
-    );
+    const handler = handlerFor(echo, undefined, { store });
     const task = asTask(await handler.sendMessage(textRequest('one two three'), context()));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(save).toHaveBeenCalledTimes(1);
@@ -279,20 +275,8 @@ describe('FastPathRequestHandler', () => {
   });
 
   it('refuses an unknown replyWith, or message replies from an executor that cannot reply', () => {
-    const card = createAgentCard(echo, {
-      name: 'echo',
-      version: '1.0.0',
-      description: 'echo',
-      url: 'http://127.0.0.1:1/a2a/echo',
-    });
     const create = (executor: AgentExecutor, replyWith: string) =>
-      new FastPathRequestHandler(
-        card,
-        createA2ATaskStore(),
-        executor,
-        new ListenerExecutionEventBusManager(),
-        { replyWith: replyWith as 'task' },
-      );
+      handlerFor(echo, executor, { replyWith });
     expect(() => create(createAgentExecutor(echo), 'messages')).toThrow(
       "replyWith must be 'task' or 'message', got 'messages'",
     );
@@ -313,18 +297,7 @@ describe('FastPathRequestHandler', () => {
   it('with replyWith message, answers a blocking new message with a message and stores nothing', async () => {
     const store = createA2ATaskStore();
     const save = vi.spyOn(store, 'save');
-    const handler = new FastPathRequestHandler(
-      createAgentCard(echo, {
-        name: 'echo',
-        version: '1.0.0',
-        description: 'echo',
-        url: 'http://127.0.0.1:1/a2a/echo',
-      }),
-      store,
-      createAgentExecutor(echo),
-      new ListenerExecutionEventBusManager(),
-      { replyWith: 'message' },
-    );
+    const handler = handlerFor(echo, undefined, { store, replyWith: 'message' });
     const reply = await handler.sendMessage(textRequest('plain answer'), context());
     expect(reply).toMatchObject({ role: Role.ROLE_AGENT });
     expect(textOf((reply as Message).parts)).toBe('plain answer');
