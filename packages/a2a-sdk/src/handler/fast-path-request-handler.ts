@@ -175,21 +175,11 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
 
   /**
    * Whether a message is answered with a message (when replying with messages): a blocking
-   * request whose message starts something new (no `taskId`; reference tasks do not matter, the
-   * agent reads the message's text only) and needs no task for push notifications.
+   * request whose message starts something new (reference tasks do not matter here, the agent
+   * reads the message's text only).
    */
   #repliesWithMessage(params: SendMessageRequest): boolean {
-    const message = params.message;
-    return (
-      message !== undefined &&
-      Boolean(message.messageId) &&
-      !message.taskId &&
-      params.configuration?.returnImmediately !== true &&
-      !(
-        params.configuration?.taskPushNotificationConfig &&
-        this.#card.capabilities?.pushNotifications
-      )
-    );
+    return this.#isNewWithoutPush(params) && params.configuration?.returnImmediately !== true;
   }
 
   /**
@@ -213,12 +203,16 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
   }
 
   #startsNewTask(params: SendMessageRequest): boolean {
+    return this.#isNewWithoutPush(params) && (params.message?.referenceTaskIds ?? []).length === 0;
+  }
+
+  /** A message with an id and no `taskId`, that needs no task for push notifications. */
+  #isNewWithoutPush(params: SendMessageRequest): boolean {
     const message = params.message;
     return (
       message !== undefined &&
       Boolean(message.messageId) &&
       !message.taskId &&
-      (message.referenceTaskIds ?? []).length === 0 &&
       !(
         params.configuration?.taskPushNotificationConfig &&
         this.#card.capabilities?.pushNotifications
