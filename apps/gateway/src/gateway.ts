@@ -6,6 +6,7 @@ import { type Agent, AgentNotFoundError, createMemoryTaskStore } from '@agentpor
 import {
   createRestServer,
   errorResponse,
+  incomingHeader,
   jsonErrorHandler,
   jsonNotFoundHandler,
   methodNotAllowed,
@@ -67,11 +68,6 @@ const REST_MOUNT = '/agents';
 const TASKS_ROUTE = '/tasks';
 const INVOKE_SUFFIX = '/invoke';
 const STREAM_SUFFIX = '/stream';
-
-/** One value of a Node request header (Node joins repeated ones, as web `Headers` does). */
-function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(', ') : value;
-}
 
 /**
  * Every route the gateway answers: the app's own, plus the REST/SSE routes of each agent (the
@@ -274,7 +270,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   }
 
   function handleNode(request: IncomingMessage, response: ServerResponse): boolean {
-    const { url, headers } = request;
+    const { url } = request;
     // CORS headers, 503s and 401s come from the app's middleware: those requests go there.
     if (shuttingDown || corsOn || url === undefined || request.method !== 'POST') return false;
     // JSON-RPC and the rest leave before any work (a key digest, a request id).
@@ -285,11 +281,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     ) {
       return false;
     }
-    if (checkKey?.(single(headers.authorization), single(headers['x-api-key'])).valid === false) {
+    if (
+      checkKey?.(incomingHeader(request, 'authorization'), incomingHeader(request, 'x-api-key'))
+        .valid === false
+    ) {
       return false;
     }
     const started = logger === undefined ? 0 : performance.now();
-    const requestId = chooseRequestId(single(headers['x-request-id']));
+    const requestId = chooseRequestId(incomingHeader(request, 'x-request-id'));
     if (!answerOnNode(request, response, url, { [REQUEST_ID_HEADER]: requestId })) return false;
     if (logger !== undefined) {
       const method = request.method;

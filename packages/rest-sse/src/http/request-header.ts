@@ -1,7 +1,20 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Context } from 'hono';
 
 interface NodeBindings {
-  incoming?: { headers?: Record<string, string | string[] | undefined> };
+  incoming?: { headers?: IncomingHttpHeaders };
+}
+
+/**
+ * One header of a Node request (name in lower case), repeated ones joined with `, ` as web
+ * `Headers` joins them.
+ */
+export function incomingHeader(
+  request: { headers: IncomingHttpHeaders },
+  name: string,
+): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /**
@@ -9,8 +22,7 @@ interface NodeBindings {
  * headers, which spares building a web `Headers` object for the whole request.
  */
 export function requestHeader(context: Context, name: string): string | undefined {
-  const headers = (context.env as NodeBindings | undefined)?.incoming?.headers;
-  if (headers === undefined) return context.req.header(name);
-  const value = headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
+  const incoming = (context.env as NodeBindings | undefined)?.incoming;
+  if (incoming?.headers === undefined) return context.req.header(name);
+  return incomingHeader(incoming as { headers: IncomingHttpHeaders }, name);
 }
