@@ -65,6 +65,7 @@ export interface Gateway {
 
 const OPS_ROUTES = ['/healthz', '/readyz', '/openapi.json', '/docs'];
 const REST_MOUNT = '/agents';
+const REST_MOUNT_SLASH = `${REST_MOUNT}/`;
 const TASKS_ROUTE = '/tasks';
 const INVOKE_SUFFIX = '/invoke';
 const STREAM_SUFFIX = '/stream';
@@ -242,6 +243,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const corsOn = options.cors !== undefined && options.cors !== false;
   const checkKey = secured ? createKeyCheck(options.apiKeys as string[]) : undefined;
   const { logger } = options;
+  const defaultTasks = a2aHttp.get(defaultAgent) as A2AHttpServer;
 
   /** The Node fast path a URL goes to: a2a-http's task creates, or rest-sse's invokes and streams. */
   function answerOnNode(
@@ -250,15 +252,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     url: string,
     headers: Record<string, string>,
   ): boolean {
-    if (url.startsWith(TASKS_ROUTE)) {
-      return (a2aHttp.get(defaultAgent) as A2AHttpServer).handleNode(
-        request,
-        response,
-        url,
-        headers,
-      );
-    }
-    if (!url.startsWith(`${REST_MOUNT}/`)) return false;
+    if (url.startsWith(TASKS_ROUTE))
+      return defaultTasks.handleNode(request, response, url, headers);
+    if (!url.startsWith(REST_MOUNT_SLASH)) return false;
     const underMount = url.slice(REST_MOUNT.length);
     const slash = underMount.indexOf('/', 1);
     const tail = slash === -1 ? '' : underMount.slice(slash);

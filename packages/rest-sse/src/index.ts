@@ -34,6 +34,7 @@ export {
   type CallerSignal,
   callerSignal,
   hasPlainJsonBody,
+  type NodeRouteHandler,
   readBodyText,
   writeAnswer,
   writeErrorAnswer,

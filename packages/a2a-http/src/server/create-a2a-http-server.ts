@@ -9,6 +9,7 @@ import {
   type ListenOptions,
   listen,
   methodNotAllowed,
+  type NodeRouteHandler,
 } from '@agentport/rest-sse';
 import { Hono } from 'hono';
 import { AGENT_CARD_PATH, type AgentCardOptions, buildAgentCard } from '../wire/agent-card.ts';
@@ -46,19 +47,12 @@ export interface A2AHttpServer {
   /** The runner behind the routes; the server owns it. */
   readonly runner: TaskRunner;
   /**
-   * Answers `POST /tasks` (with or without `wait`) straight on Node's request and response,
-   * without Hono: the hot path `listen` takes (same answers, errors included). It takes only a
-   * call it can answer alone (POST, the path exactly `/tasks` with at most a valid `wait`, a
-   * declared JSON body within the limit, the server taking tasks) and returns false for anything
-   * else, which `app` then serves. `path` is the request's path and query under where `app` is
-   * mounted (default: the request's URL); `headers` are added to the answer.
+   * The Node fast path for `POST /tasks` (with or without `wait`), without Hono: what `listen`
+   * takes first (same answers, errors included). It takes a call only when it can answer it alone:
+   * POST, the path exactly `/tasks` with at most a valid `wait`, a declared JSON body within the
+   * limit, the server taking tasks.
    */
-  handleNode(
-    request: IncomingMessage,
-    response: ServerResponse,
-    path?: string,
-    headers?: AnswerHeaders,
-  ): boolean;
+  readonly handleNode: NodeRouteHandler;
   /**
    * Serves the app until `signal` aborts, then closes the server (long-polls answer, event streams
    * end, running tasks are canceled) and resolves once the port is released; rejects with a

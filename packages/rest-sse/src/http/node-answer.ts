@@ -6,6 +6,19 @@ import { isJsonContentType } from './json-body.ts';
 export type AnswerHeaders = Readonly<Record<string, string>>;
 
 /**
+ * The Node fast path of a server that mounts anywhere: answers a request it can answer alone
+ * straight on Node's request and response and returns true, or returns false having read nothing,
+ * and the server's Hono app serves it. `path` is the request's path (and query) under where the
+ * app is mounted (default: the request's URL); `headers` are added to the answer.
+ */
+export type NodeRouteHandler = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  path?: string,
+  headers?: AnswerHeaders,
+) => boolean;
+
+/**
  * Whether a Node request has a body a Node fast path can take alone: a declared length within
  * `maxBytes` (a chunked body is counted by the Hono route's limit) and a JSON content type (the
  * Hono route answers the 415).

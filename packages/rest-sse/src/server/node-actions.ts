@@ -91,7 +91,7 @@ export function streamOnNode(
         heartbeatMs: options.heartbeatMs,
         maxBufferedBytes: options.maxBufferedBytes,
         shutdownSignal: options.shutdownSignal,
-        ...(headers === undefined ? {} : { headers: { ...headers } }),
+        ...(headers === undefined ? {} : { headers }),
       });
     } catch {
       // The response is gone already (the caller left as its body arrived): nobody to stream to.

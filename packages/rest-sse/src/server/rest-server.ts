@@ -20,7 +20,7 @@ import {
   parseJsonBody,
 } from '../http/json-body.ts';
 import { type ListenOptions, listen } from '../http/listen.ts';
-import { type AnswerHeaders, hasPlainJsonBody } from '../http/node-answer.ts';
+import { hasPlainJsonBody, type NodeRouteHandler } from '../http/node-answer.ts';
 import { openSSE } from '../sse/stream-sse.ts';
 import { agentFailure } from './agent-events.ts';
 import { describeAgent } from './describe-agent.ts';
@@ -47,20 +47,13 @@ export interface RestServer {
   /** Registers an agent under a route name; throws on an empty, invalid or taken name. */
   register(name: string, agent: Agent): RestServer;
   /**
-   * Answers `POST /{name}/invoke` and `POST /{name}/stream` straight on Node's request and
-   * response, without Hono: the hot path `listen` takes (same answers and streams, errors
-   * included, and the caller leaving aborts the agent). It takes only a call it can answer alone
-   * (POST, the path exactly `/{name}/invoke` or `/{name}/stream` of a registered agent, a declared
-   * JSON body within the limit, not shutting down; streams not with `directNodeStreaming: false`)
-   * and returns false for anything else, which `app` then serves. `path` is the request's path under where `app` is
-   * mounted (default: the request's URL); `headers` are added to the answer.
+   * The Node fast path for `POST /{name}/invoke` and `POST /{name}/stream`, without Hono: what
+   * `listen` takes first (same answers and streams, errors included, and the caller leaving aborts
+   * the agent). It takes a call only when it can answer it alone: POST, the path exactly
+   * `/{name}/invoke` or `/{name}/stream` of a registered agent, a declared JSON body within the
+   * limit, not shutting down, and for streams `directNodeStreaming` on.
    */
-  handleNode(
-    request: IncomingMessage,
-    response: ServerResponse,
-    path?: string,
-    headers?: AnswerHeaders,
-  ): boolean;
+  handleNode: NodeRouteHandler;
   /**
    * Serves the app on Node until `signal` aborts, invoke and stream calls through `handleNode`;
    * new calls get 503 while it shuts down.
