@@ -3,7 +3,7 @@ import { request as httpRequest, type IncomingMessage, type ServerResponse } fro
 import { connect } from 'node:net';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listen } from '../http/listen.ts';
+import { type FetchApp, type ListenOptions, listen } from '../http/listen.ts';
 import { createBrokenAgent, createWaitingAgent } from '../test-support/agents.ts';
 import { serve, type TestServer } from '../test-support/serve.ts';
 import { streamOnNode } from './node-actions.ts';
@@ -80,6 +80,20 @@ function createServer(): RestServer {
     .register('broken', createBrokenAgent());
 }
 
+/** Serves an app (or a RestServer through its own `listen`) until the test ends; its URL. */
+async function start(
+  target: RestServer | FetchApp,
+  handleNode?: ListenOptions['handleNode'],
+): Promise<string> {
+  const running = await serve((options) =>
+    'register' in target
+      ? target.listen(options)
+      : listen(target, { ...options, ...(handleNode === undefined ? {} : { handleNode }) }),
+  );
+  servers.push(running);
+  return running.url;
+}
+
 /** The same server twice: through `handleNode` (counted) and through the Hono app alone. */
 async function startBoth(): Promise<{ fast: string; hono: string; taken: boolean[] }> {
   const server = createServer();
@@ -90,10 +104,7 @@ async function startBoth(): Promise<{ fast: string; hono: string; taken: boolean
     taken.push(result);
     return result;
   };
-  const fast = await serve((options) => server.listen(options));
-  const hono = await serve(createServer().app);
-  servers.push(fast, hono);
-  return { fast: fast.url, hono: hono.url, taken };
+  return { fast: await start(server), hono: await start(createServer().app), taken };
 }
 
 const cases: Array<[string, Sent, boolean]> = [
@@ -185,15 +196,10 @@ describe('handleNode: invoke and stream calls answered on Node without Hono', ()
 
   it("sends the headers it is given in a stream's head", async () => {
     const server = createServer();
-    const running = await serve((options) =>
-      listen(server.app, {
-        ...options,
-        handleNode: (request, response) =>
-          server.handleNode(request, response, request.url, { 'x-request-id': 'abc' }),
-      }),
+    const url = await start(server.app, (request, response) =>
+      server.handleNode(request, response, request.url, { 'x-request-id': 'abc' }),
     );
-    servers.push(running);
-    const response = await fetch(`${running.url}/echo/stream`, {
+    const response = await fetch(`${url}/echo/stream`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{"input":"a b"}',
@@ -205,16 +211,11 @@ describe('handleNode: invoke and stream calls answered on Node without Hono', ()
 
   it('adds the headers it is given, on answers and errors', async () => {
     const server = createServer();
-    const running = await serve((options) =>
-      listen(server.app, {
-        ...options,
-        handleNode: (request, response) =>
-          server.handleNode(request, response, request.url, { 'x-request-id': 'abc' }),
-      }),
+    const url = await start(server.app, (request, response) =>
+      server.handleNode(request, response, request.url, { 'x-request-id': 'abc' }),
     );
-    servers.push(running);
     for (const body of ['{"input":"x"}', '{bad']) {
-      const response = await fetch(`${running.url}/echo/invoke`, {
+      const response = await fetch(`${url}/echo/invoke`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body,
@@ -226,36 +227,27 @@ describe('handleNode: invoke and stream calls answered on Node without Hono', ()
   it('takes a path under a mount point', async () => {
     const server = createServer();
     const seen: boolean[] = [];
-    const running = await serve((options) =>
-      listen(
-        { fetch: () => Response.json({ not: 'here' }, { status: 418 }) },
-        {
-          ...options,
-          handleNode: (request, response) => {
-            const path = request.url?.startsWith('/agents/') ? request.url.slice(7) : undefined;
-            const taken = path !== undefined && server.handleNode(request, response, path);
-            seen.push(taken);
-            return taken;
-          },
-        },
-      ),
+    const url = await start(
+      { fetch: () => Response.json({ not: 'here' }, { status: 418 }) },
+      (request, response) => {
+        const path = request.url?.startsWith('/agents/') ? request.url.slice(7) : undefined;
+        const taken = path !== undefined && server.handleNode(request, response, path);
+        seen.push(taken);
+        return taken;
+      },
     );
-    servers.push(running);
-    const answer = await send(running.url, { path: '/agents/echo/invoke', body: '{"input":"x"}' });
+    const answer = await send(url, { path: '/agents/echo/invoke', body: '{"input":"x"}' });
     expect(answer.body).toEqual({ result: 'x' });
-    expect((await send(running.url, { path: '/echo/invoke', body: '{"input":"x"}' })).status).toBe(
-      418,
-    );
+    expect((await send(url, { path: '/echo/invoke', body: '{"input":"x"}' })).status).toBe(418);
     expect(seen).toEqual([true, false]);
   });
 
   it('aborts the agent when the caller goes away', async () => {
     const waiting = createWaitingAgent();
     const server = createRestServer().register('waiter', waiting.agent);
-    const running = await serve((options) => server.listen(options));
-    servers.push(running);
+    const url = await start(server);
     const controller = new AbortController();
-    const call = fetch(`${running.url}/waiter/invoke`, {
+    const call = fetch(`${url}/waiter/invoke`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{"input":"x"}',
@@ -270,9 +262,8 @@ describe('handleNode: invoke and stream calls answered on Node without Hono', ()
 
   it('survives a caller who leaves in the middle of the body', async () => {
     const server = createServer();
-    const running = await serve((options) => server.listen(options));
-    servers.push(running);
-    const { hostname, port } = new URL(running.url);
+    const url = await start(server);
+    const { hostname, port } = new URL(url);
     const socket = connect(Number(port), hostname);
     await new Promise((resolve) => socket.once('connect', resolve));
     socket.write(
@@ -282,7 +273,7 @@ describe('handleNode: invoke and stream calls answered on Node without Hono', ()
     await new Promise((resolve) => setTimeout(resolve, 20));
     socket.destroy();
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const answer = await send(running.url, {
+    const answer = await send(url, {
       path: '/echo/invoke',
       body: '{"input":"still here"}',
     });
@@ -291,19 +282,14 @@ describe('handleNode: invoke and stream calls answered on Node without Hono', ()
 
   it('ends the connection, not the process, when Node refuses a header of the answer', async () => {
     const server = createServer();
-    const running = await serve((options) =>
-      listen(server.app, {
-        ...options,
-        handleNode: (request, response) =>
-          server.handleNode(request, response, request.url, {
-            'x-bad': request.headers['x-mode'] === 'bad' ? 'a\r\nb' : 'ok',
-          }),
+    const url = await start(server.app, (request, response) =>
+      server.handleNode(request, response, request.url, {
+        'x-bad': request.headers['x-mode'] === 'bad' ? 'a\r\nb' : 'ok',
       }),
     );
-    servers.push(running);
     const call = { path: '/echo/invoke', body: '{"input":"x"}' };
-    await expect(send(running.url, { ...call, headers: { 'x-mode': 'bad' } })).rejects.toThrow();
-    expect((await send(running.url, call)).body).toEqual({ result: 'x' });
+    await expect(send(url, { ...call, headers: { 'x-mode': 'bad' } })).rejects.toThrow();
+    expect((await send(url, call)).body).toEqual({ result: 'x' });
   });
 
   it('starts no stream, and throws nothing, for a caller gone as its body arrived', () => {
@@ -323,23 +309,16 @@ describe('handleNode: invoke and stream calls answered on Node without Hono', ()
       headers: { 'content-type': 'application/json', 'content-length': '13' },
     } as unknown as IncomingMessage;
     expect(server.handleNode(fakeRequest, {} as ServerResponse)).toBe(false);
-    const running = await serve((options) => server.listen(options));
-    servers.push(running);
-    const answer = await send(running.url, { path: '/echo/invoke', body: '{"input":"x"}' });
+    const url = await start(server);
+    const answer = await send(url, { path: '/echo/invoke', body: '{"input":"x"}' });
     expect(answer.status).toBe(503);
   });
 
   it('falls back to the app when a fast path throws before taking the request', async () => {
-    const running = await serve((options) =>
-      listen(createServer().app, {
-        ...options,
-        handleNode: () => {
-          throw new Error('not today');
-        },
-      }),
-    );
-    servers.push(running);
-    const answer = await send(running.url, { path: '/echo/invoke', body: '{"input":"x"}' });
+    const url = await start(createServer().app, () => {
+      throw new Error('not today');
+    });
+    const answer = await send(url, { path: '/echo/invoke', body: '{"input":"x"}' });
     expect(answer.body).toEqual({ result: 'x' });
   });
 });
