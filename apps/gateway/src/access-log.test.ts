@@ -1,20 +1,14 @@
-import { Writable } from 'node:stream';
 import { Hono } from 'hono';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { accessLog } from './access-log.ts';
 import { apiKeyAuth } from './auth.ts';
 import { requestIds } from './request-id.ts';
+import { collectLines } from './testing/log-lines.ts';
 
 describe('accessLog', () => {
   it('logs one structured line per request with its id, and never a key', async () => {
-    const lines: string[] = [];
-    const destination = new Writable({
-      write(chunk, _encoding, callback) {
-        lines.push(String(chunk));
-        callback();
-      },
-    });
+    const { lines, destination } = collectLines();
     const key = 'secret-key-0123456789';
     const app = new Hono();
     app.use(requestIds());

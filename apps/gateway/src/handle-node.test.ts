@@ -1,9 +1,9 @@
-import { Writable } from 'node:stream';
 import { listen } from '@agentport/rest-sse';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBuiltinAgents } from './builtin-agents.ts';
 import { createGateway, type Gateway, type GatewayOptions } from './gateway.ts';
+import { collectLines } from './testing/log-lines.ts';
 
 const stops: Array<() => Promise<void>> = [];
 
@@ -187,13 +187,7 @@ describe('Gateway.handleNode', () => {
   });
 
   it('writes the access log line the app writes', async () => {
-    const lines: string[] = [];
-    const destination = new Writable({
-      write(chunk, _encoding, callback) {
-        lines.push(String(chunk));
-        callback();
-      },
-    });
+    const { lines, destination } = collectLines();
     const { url, taken } = await start({ logger: pino({ base: undefined }, destination) });
     await (await invoke(url, '{"input":"x"}', { 'x-request-id': 'log-1' })).json();
     await (await invoke(url, '{bad', { 'x-request-id': 'log-2' })).json();
