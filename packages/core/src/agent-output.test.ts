@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from './agent-event.ts';
-import { outputOf } from './agent-output.ts';
+import { outputOf, terminalEventOf } from './agent-output.ts';
 import { defineAgent } from './define-agent.ts';
 
 async function* events(...list: AgentEvent[]): AsyncGenerator<AgentEvent> {
@@ -57,5 +57,65 @@ describe('outputOf', () => {
       },
     });
     await expect(outputOf(broken.stream('x'), 'broken')).rejects.toThrow('not a generator');
+  });
+});
+
+describe('terminalEventOf', () => {
+  const progress = { type: 'text-delta', delta: 'a' } as const;
+  const done = { type: 'done', output: 'a' } as const;
+
+  it('hands progress events over and resolves with the terminal one, iterated or pushed', async () => {
+    const echo = defineAgent({
+      name: 'echo',
+      async *run(input) {
+        yield { type: 'text-delta', delta: input };
+      },
+    });
+    for (const stream of [events(progress, done), echo.stream('a')]) {
+      const seen: AgentEvent[] = [];
+      await expect(terminalEventOf(stream, (event) => seen.push(event))).resolves.toEqual(done);
+      expect(seen).toEqual([progress]);
+    }
+    await expect(terminalEventOf(events(progress))).resolves.toBeUndefined();
+    const failure = { type: 'error', code: 'quota', message: 'Out of quota' } as const;
+    await expect(terminalEventOf(events(failure, done))).resolves.toEqual(failure);
+  });
+
+  it('rejects with what the progress handler throws and closes a pushed run', async () => {
+    let closed = false;
+    const agent = defineAgent({
+      name: 'long',
+      async *run() {
+        try {
+          yield progress;
+          yield progress;
+        } finally {
+          closed = true;
+        }
+      },
+    });
+    const handler = () => {
+      throw new Error('store down');
+    };
+    await expect(terminalEventOf(agent.stream('x'), handler)).rejects.toThrow('store down');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(closed).toBe(true);
+  });
+
+  it('stops reading an iterated stream at once when the signal aborts, without waiting for it', async () => {
+    let returned = false;
+    const stuck: AsyncIterableIterator<AgentEvent> = {
+      [Symbol.asyncIterator]: () => stuck,
+      next: () => new Promise<never>(() => undefined),
+      return: () => {
+        returned = true;
+        return new Promise<never>(() => undefined);
+      },
+    };
+    const controller = new AbortController();
+    const read = terminalEventOf(stuck, undefined, controller.signal);
+    controller.abort();
+    await expect(read).rejects.toMatchObject({ code: 'canceled' });
+    expect(returned).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
-import type { AgentEvent, ErrorEvent } from './agent-event.ts';
+import { abortableReader } from './abortable.ts';
+import type { AgentEvent, DoneEvent, ErrorEvent } from './agent-event.ts';
 import { AgentFailureError } from './errors/agent-failure-error.ts';
 import type { AgentPortError } from './errors/agentport-error.ts';
 
@@ -35,48 +36,102 @@ function endedWithoutResult(agentName: string): AgentFailureError {
   });
 }
 
+/** The event that ends a run. */
+export type TerminalEvent = DoneEvent | ErrorEvent;
+
+/** What {@link terminalEventOf} calls with each progress event (a throw ends the read). */
+export type ProgressHandler = (event: AgentEvent) => void;
+
 /**
- * Consumes an agent's event stream and resolves with its final output, or rejects with the error
- * its `error` event reports; this is how `invoke` is derived from `stream`. A `defineAgent`
- * stream is pushed (see run-stream.ts) rather than iterated: no promise per event.
+ * Reads an agent's events up to its `done` or `error` one and resolves with it (undefined when the
+ * stream ended without one), handing every other event to `onProgress`. A `defineAgent` stream
+ * is pushed (see run-stream.ts) rather than iterated: no promise per event; it ends itself with a
+ * `canceled` error event when its signal aborts. Any other stream is iterated; with `signal`, the
+ * read rejects with a CancellationError as soon as it aborts, without waiting for the stream.
  */
-export function outputOf(events: AsyncIterable<AgentEvent>, agentName: string): Promise<string> {
+export function terminalEventOf(
+  events: AsyncIterable<AgentEvent>,
+  onProgress?: ProgressHandler,
+  signal?: AbortSignal,
+): Promise<TerminalEvent | undefined> {
   const push = (events as PushedEvents)[PUSH_EVENTS];
-  if (push === undefined) return pulledOutputOf(events, agentName);
+  if (push === undefined) {
+    return signal === undefined
+      ? iteratedTerminalEvent(events, onProgress)
+      : abortableTerminalEvent(events, signal, onProgress);
+  }
   return new Promise((resolve, reject) => {
-    let settled = false;
+    let ended = false;
     push.call(events, {
       next(event) {
-        if (event.type === 'done') {
-          settled = true;
-          resolve(event.output);
+        if (event.type === 'done' || event.type === 'error') {
+          ended = true;
+          resolve(event);
           return false;
         }
-        if (event.type === 'error') {
-          settled = true;
-          reject(errorFromEvent(event, agentName));
+        try {
+          onProgress?.(event);
+          return true;
+        } catch (error) {
+          ended = true;
+          reject(error);
           return false;
         }
-        return true;
       },
       error(error) {
-        settled = true;
+        ended = true;
         reject(error);
       },
       complete() {
-        if (!settled) reject(endedWithoutResult(agentName));
+        if (!ended) resolve(undefined);
       },
     });
   });
 }
 
-async function pulledOutputOf(
+async function iteratedTerminalEvent(
+  events: AsyncIterable<AgentEvent>,
+  onProgress: ProgressHandler | undefined,
+): Promise<TerminalEvent | undefined> {
+  for await (const event of events) {
+    if (event.type === 'done' || event.type === 'error') return event;
+    onProgress?.(event);
+  }
+  return undefined;
+}
+
+async function abortableTerminalEvent(
+  events: AsyncIterable<AgentEvent>,
+  signal: AbortSignal,
+  onProgress: ProgressHandler | undefined,
+): Promise<TerminalEvent | undefined> {
+  const iterator = events[Symbol.asyncIterator]();
+  const reader = abortableReader(iterator, signal);
+  try {
+    for (;;) {
+      const step = await reader.next();
+      if (step.done === true) return undefined;
+      const event = step.value;
+      if (event.type === 'done' || event.type === 'error') return event;
+      onProgress?.(event);
+    }
+  } finally {
+    reader.dispose();
+    // Never wait for a stream that ignores its signal: its late events are discarded.
+    void Promise.resolve(iterator.return?.()).catch(() => undefined);
+  }
+}
+
+/**
+ * Consumes an agent's event stream and resolves with its final output, or rejects with the error
+ * its `error` event reports; this is how `invoke` is derived from `stream`.
+ */
+export async function outputOf(
   events: AsyncIterable<AgentEvent>,
   agentName: string,
 ): Promise<string> {
-  for await (const event of events) {
-    if (event.type === 'done') return event.output;
-    if (event.type === 'error') throw errorFromEvent(event, agentName);
-  }
-  throw endedWithoutResult(agentName);
+  const event = await terminalEventOf(events);
+  if (event === undefined) throw endedWithoutResult(agentName);
+  if (event.type === 'error') throw errorFromEvent(event, agentName);
+  return event.output;
 }

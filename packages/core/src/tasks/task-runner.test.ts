@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sleep } from '../abortable.ts';
+import type { Agent } from '../agent.ts';
 import { createEchoAgent } from '../agents/echo.ts';
 import { defineAgent } from '../define-agent.ts';
 import { createMemoryTaskStore } from './memory-task-store.ts';
@@ -42,6 +43,32 @@ describe('createTaskRunner', () => {
     expect(statuses[0]).toBe('submitted');
     expect(statuses[1]).toBe('working');
     expect(statuses.at(-1)).toBe('completed');
+  });
+
+  it('runs an agent whose stream is not a defineAgent one, and cancels it though it never ends', async () => {
+    let stuck = false;
+    const plain: Agent = {
+      name: 'plain',
+      tools: [],
+      handoffs: [],
+      invoke: () => Promise.reject(new Error('not used')),
+      async *stream(input) {
+        if (input === 'stuck') {
+          stuck = true;
+          await new Promise<never>(() => undefined);
+        }
+        yield { type: 'text-delta', delta: `${input} ` };
+        yield { type: 'done', output: `${input}!` };
+      },
+    };
+    const runner = createTaskRunner({ agent: plain });
+    const done = await runner.wait((await runner.submit('hi')).id);
+    expect(done).toMatchObject({ status: 'completed', output: 'hi!' });
+    const task = await runner.submit('stuck');
+    await sleep(10);
+    expect(stuck).toBe(true);
+    expect((await runner.cancel(task.id)).status).toBe('canceled');
+    expect(await runner.wait(task.id)).toMatchObject({ status: 'canceled' });
   });
 
   it('refuses empty input', async () => {

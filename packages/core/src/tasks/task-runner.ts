@@ -1,6 +1,5 @@
-import { abortableReader } from '../abortable.ts';
 import type { Agent } from '../agent.ts';
-import type { AgentEvent } from '../agent-event.ts';
+import { type TerminalEvent, terminalEventOf } from '../agent-output.ts';
 import { AgentPortError } from '../errors/agentport-error.ts';
 import { CancellationError } from '../errors/cancellation-error.ts';
 import { InvalidInputError } from '../errors/invalid-input-error.ts';
@@ -111,31 +110,27 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     }
   }
 
+  /** Writes a run's end to its task; nothing once the task was canceled (the signal aborted). */
   async function settle(
     id: string,
-    event: AgentEvent,
+    event: TerminalEvent,
     signal: AbortSignal,
     progress: ProgressWriter,
-  ): Promise<boolean> {
-    if (signal.aborted) return true;
+  ): Promise<void> {
+    if (signal.aborted) return;
+    await progress.settle();
     if (event.type === 'done') {
-      await progress.settle();
       await store.update(
         id,
         { status: 'completed', output: event.output },
         { expectedStatus: 'working' },
       );
-      return true;
+      return;
     }
-    if (event.type === 'error') {
-      await progress.settle();
-      const error = { code: event.code, message: event.message };
-      // The output produced before the failure is kept, as the progress writes would have.
-      const output = progress.output === '' ? {} : { output: progress.output };
-      await store.update(id, { status: 'failed', error, ...output }, { expectedStatus: 'working' });
-      return true;
-    }
-    return false;
+    const error = { code: event.code, message: event.message };
+    // The output produced before the failure is kept, as the progress writes would have.
+    const output = progress.output === '' ? {} : { output: progress.output };
+    await store.update(id, { status: 'failed', error, ...output }, { expectedStatus: 'working' });
   }
 
   async function execute(id: string, controller: AbortController): Promise<void> {
@@ -143,27 +138,16 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     const progress = new ProgressWriter(store, id);
     try {
       const task = await store.update(id, { status: 'working' }, { expectedStatus: 'submitted' });
-      const iterator = agent
-        .stream(task.input, { signal, metadata: { ...task.metadata } })
-        [Symbol.asyncIterator]();
-      const reader = abortableReader(iterator, signal);
-      try {
-        while (!signal.aborted) {
-          const step = await reader.next();
-          if (step.done) break;
-          const event = step.value;
+      const events = agent.stream(task.input, { signal, metadata: { ...task.metadata } });
+      const end = await terminalEventOf(
+        events,
+        (event) => {
           if (event.type === 'text-delta') progress.append(event.delta);
-          else if (await settle(id, event, signal, progress)) return;
-        }
-        if (!signal.aborted) {
-          const message = `Agent '${agent.name}' ended without a result`;
-          await settle(id, { type: 'error', code: 'agent_failure', message }, signal, progress);
-        }
-      } finally {
-        reader.dispose();
-        // Never wait for an agent that ignores its signal: its late result is discarded.
-        void Promise.resolve(iterator.return?.()).catch(() => undefined);
-      }
+        },
+        signal,
+      );
+      const message = `Agent '${agent.name}' ended without a result`;
+      await settle(id, end ?? { type: 'error', code: 'agent_failure', message }, signal, progress);
     } catch (error) {
       if (signal.aborted || isConflict(error)) return;
       const failure = toAgentPortError(error);
