@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { sleep } from '../abortable.ts';
 import { defineAgent } from '../define-agent.ts';
 import { createMemoryTaskStore } from './memory-task-store.ts';
@@ -26,6 +26,25 @@ function recordedUpdates(runner: ReturnType<typeof createTaskRunner>): Task[] {
 }
 
 describe('task runner progress writes', () => {
+  it('schedules one callback a turn for every task with progress due, and writes each', async () => {
+    const runner = createTaskRunner({ agent: burstAgent([['a'], ['b']]), maxConcurrency: 3 });
+    const updates = recordedUpdates(runner);
+    const scheduled = vi.spyOn(globalThis, 'setImmediate');
+    try {
+      const tasks = await Promise.all(['x', 'y', 'z'].map((input) => runner.submit(input)));
+      await sleep(2);
+      expect(scheduled).toHaveBeenCalledTimes(1);
+      const written = updates.filter((update) => update.status === 'working' && update.output);
+      expect(written.map((update) => [update.id, update.output])).toEqual(
+        tasks.map((task) => [task.id, 'a']),
+      );
+      const done = await Promise.all(tasks.map((task) => runner.wait(task.id)));
+      expect(done.map((task) => task.output)).toEqual(['ab', 'ab', 'ab']);
+    } finally {
+      scheduled.mockRestore();
+    }
+  });
+
   it('writes deltas yielded in the same turn once, and the final output with completion', async () => {
     const runner = createTaskRunner({ agent: burstAgent([['a', ' b', ' c', ' d']]) });
     const updates = recordedUpdates(runner);

@@ -7,10 +7,20 @@ const nextTick: (callback: () => void) => void =
 
 /**
  * Writes a working task's growing output to the store at most once per event-loop turn: deltas
- * an agent yields in the same turn become one write. `settle` drops the pending write (the final
+ * an agent yields in the same turn become one write, and every writer with a write due in a turn
+ * shares one scheduled callback (most runs end within the turn and never write progress at all). `settle` drops the pending write (the final
  * update carries the whole output) and waits for one already under way, so writes stay in order.
  */
 export class ProgressWriter {
+  /** The writers with a write due at the end of this turn. */
+  static #due: ProgressWriter[] = [];
+
+  static #flushDue(): void {
+    const due = ProgressWriter.#due;
+    ProgressWriter.#due = [];
+    for (const writer of due) writer.#flush();
+  }
+
   readonly #store: TaskStore;
   readonly #id: string;
   #output = '';
@@ -37,7 +47,7 @@ export class ProgressWriter {
     this.#output += delta;
     if (this.#scheduled) return;
     this.#scheduled = true;
-    nextTick(() => this.#flush());
+    if (ProgressWriter.#due.push(this) === 1) nextTick(() => ProgressWriter.#flushDue());
   }
 
   #flush(): void {
