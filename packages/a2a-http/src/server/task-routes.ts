@@ -1,4 +1,4 @@
-import { isTerminalStatus, linkSignals, type Task, type TaskRunner } from '@agentport/core';
+import { isTerminalStatus, type Task, type TaskRunner } from '@agentport/core';
 import {
   limitBody,
   methodNotAllowed,
@@ -23,7 +23,10 @@ export interface TaskRoutesOptions {
   maxBodyBytes: number;
   /** Aborted when the server stops taking tasks: `POST /tasks` answers 503. */
   refusing: AbortSignal;
-  /** Aborted when the server closes: long-polls answer at once, event streams end. */
+  /**
+   * Aborted when the server has closed (after `runner.close()`, which ends every wait and watch):
+   * a long-poll then answers at once, and with `Connection: close`.
+   */
   closing: AbortSignal;
   /** Idle time before an SSE heartbeat comment, in milliseconds. */
   heartbeatMs?: number;
@@ -38,8 +41,9 @@ export function taskBody(task: Task): { task: Task } {
 }
 
 /**
- * Long-polls: the task once terminal, or as it is when the wait runs out or the server closes.
- * `known` is the task as the caller just got it (a fresh create), which saves reading it again.
+ * Long-polls: the task once terminal, or as it is when the wait runs out, the caller leaves or the
+ * runner closes. `known` is the task as the caller just got it (a fresh create), which saves
+ * reading it again.
  */
 async function waitForTask(
   caller: AbortSignal,
@@ -51,14 +55,11 @@ async function waitForTask(
   const { runner, closing } = options;
   const current = known ?? (await runner.get(id));
   if (seconds === 0 || isTerminalStatus(current.status) || closing.aborted) return current;
-  const linked = linkSignals([caller, closing]);
   try {
-    return await runner.wait(id, { signal: linked.signal, timeoutMs: seconds * 1000 });
+    return await runner.wait(id, { signal: caller, timeoutMs: seconds * 1000 });
   } catch (error) {
-    if (linked.signal.aborted) return runner.get(id);
+    if (caller.aborted) return runner.get(id);
     throw error;
-  } finally {
-    linked.dispose();
   }
 }
 
@@ -149,15 +150,10 @@ export function registerTaskRoutes(app: Hono, options: TaskRoutesOptions): void 
     return streamSSE(
       context,
       async (writer) => {
-        const linked = linkSignals([writer.signal, closing]);
         let sequence = 0;
-        try {
-          for await (const task of runner.watch(id, { signal: linked.signal })) {
-            sequence += 1;
-            writer.write({ event: 'task', data: JSON.stringify(taskBody(task)), id: sequence });
-          }
-        } finally {
-          linked.dispose();
+        for await (const task of runner.watch(id, { signal: writer.signal })) {
+          sequence += 1;
+          writer.write({ event: 'task', data: JSON.stringify(taskBody(task)), id: sequence });
         }
       },
       options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs },

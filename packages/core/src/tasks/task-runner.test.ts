@@ -259,6 +259,35 @@ describe('createTaskRunner', () => {
     expect(gated.state.aborted).toBe(true);
   });
 
+  it('ends waits and watches on close, also of a task another runner runs in a shared store', async () => {
+    const store = createMemoryTaskStore();
+    const gated = gatedAgent();
+    const owner = createTaskRunner({ agent: gated.agent, store });
+    const watcher = createTaskRunner({ agent: gated.agent, store });
+    const task = await owner.submit('x');
+    await sleep(10);
+    const waited = watcher.wait(task.id);
+    const watch = watcher.watch(task.id);
+    const watched = (async () => {
+      const seen: string[] = [];
+      for await (const update of watch) seen.push(update.status);
+      return seen;
+    })();
+    await sleep(5);
+    await watcher.close();
+    await expect(waited).resolves.toMatchObject({ id: task.id, status: 'working' });
+    expect(await watched).toEqual(['working']);
+    // Once closed, a wait answers at once and a watch yields the task as it is.
+    await expect(watcher.wait(task.id, { timeoutMs: 60_000 })).resolves.toMatchObject({
+      status: 'working',
+    });
+    const late: string[] = [];
+    for await (const update of watcher.watch(task.id)) late.push(update.status);
+    expect(late).toEqual(['working']);
+    expect((await owner.get(task.id)).status).toBe('working');
+    await owner.close();
+  });
+
   it('lets waiters and watchers see the tasks it cancels on close', async () => {
     const gated = gatedAgent();
     const runner = createTaskRunner({ agent: gated.agent });

@@ -43,15 +43,26 @@ export interface TaskRunner {
    * TaskNotCancelableError on a completed or failed one.
    */
   cancel(id: string): Promise<Task>;
-  /** Resolves with the task once it is terminal, or as it is when `timeoutMs` runs out. */
+  /**
+   * Resolves with the task once it is terminal, or as it is when `timeoutMs` runs out or the
+   * runner closes; rejects with the signal's reason when `signal` aborts.
+   */
   wait(id: string, options?: TaskWaitOptions): Promise<Task>;
-  /** Yields the task now and after every change, until it is terminal or `signal` aborts. */
+  /**
+   * Yields the task now and after every change, until it is terminal, `signal` aborts or the
+   * runner closes.
+   */
   watch(id: string, options?: TaskWaitOptions): AsyncIterable<Task>;
-  /** Cancels every task this runner is running or has queued, and stops listening to the store. */
+  /**
+   * Cancels every task this runner is running or has queued, stops listening to the store, and
+   * ends every wait and watch (a wait resolves with the task as it is): once closed, nothing
+   * would tell them of a change, as for a task another process runs in a shared store.
+   */
   close(): Promise<void>;
 }
 
-type Watcher = (task: Task) => void;
+/** Called with a task after each change, then with undefined if the runner closes first. */
+type Watcher = (task: Task | undefined) => void;
 
 function isConflict(error: unknown): boolean {
   return AgentPortError.isInstance(error) && error.code === 'task_conflict';
@@ -73,6 +84,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
   const running = new Map<string, AbortController>();
   const watchers = new Map<string, Set<Watcher>>();
   let active = 0;
+  let closed = false;
 
   const unsubscribe = store.subscribe((task) => {
     if (task.agentName !== agent.name) return;
@@ -171,7 +183,12 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     return task;
   }
 
+  /** Adds a watcher of one task; on a closed runner it is told so at once. */
   function addWatcher(id: string, watcher: Watcher): () => void {
+    if (closed) {
+      watcher(undefined);
+      return () => undefined;
+    }
     let set = watchers.get(id);
     if (set === undefined) {
       set = new Set();
@@ -230,10 +247,12 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     async wait(id, waitOptions = {}) {
       const { signal, timeoutMs } = waitOptions;
       signal?.throwIfAborted();
+      if (closed) return get(id);
       let stop: () => void = () => undefined;
       const changed = new Promise<Task>((resolve, reject) => {
         const remove = addWatcher(id, (task) => {
-          if (isTerminalStatus(task.status)) resolve(task);
+          if (task === undefined) void get(id).then(resolve, reject);
+          else if (isTerminalStatus(task.status)) resolve(task);
         });
         const timer =
           timeoutMs === undefined
@@ -272,7 +291,9 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
         ),
       );
       unsubscribe();
+      closed = true;
       for (const [id, controller] of [...running]) release(id, controller);
+      for (const set of [...watchers.values()]) for (const watcher of [...set]) watcher(undefined);
     },
   };
 }
@@ -284,9 +305,11 @@ async function* watchTask(
   addWatcher: (id: string, watcher: Watcher) => () => void,
 ): AsyncGenerator<Task> {
   const pending: Task[] = [];
+  let ended = false;
   let wake: (() => void) | undefined;
   const remove = addWatcher(id, (task) => {
-    pending.push(task);
+    if (task === undefined) ended = true;
+    else pending.push(task);
     wake?.();
   });
   const onAbort = () => wake?.();
@@ -297,6 +320,7 @@ async function* watchTask(
     while (!isTerminalStatus(last.status) && !signal?.aborted) {
       const next = pending.shift();
       if (next === undefined) {
+        if (ended) break;
         await new Promise<void>((resolve) => {
           wake = resolve;
         });
