@@ -9,6 +9,7 @@ import { toAgentPortError } from '../errors/to-agentport-error.ts';
 import { createMemoryTaskStore } from './memory-task-store.ts';
 import { ProgressWriter } from './progress-writer.ts';
 import { isTerminalStatus, type Task } from './task.ts';
+import { randomTaskId } from './task-id.ts';
 import type { TaskListOptions, TaskPage, TaskStore } from './task-store.ts';
 
 /** Options of {@link createTaskRunner}. */
@@ -210,7 +211,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
         throw new InvalidInputError('input must be a non-empty string', { field: 'input' });
       }
       const task = await store.create({
-        id: globalThis.crypto.randomUUID(),
+        id: randomTaskId(),
         agentName: agent.name,
         input,
         metadata: submitOptions.metadata ?? {},

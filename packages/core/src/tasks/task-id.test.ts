@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { randomTaskId } from './task-id.ts';
+
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe('randomTaskId', () => {
+  it('draws version 4 UUIDs, all different, across refills of its random pool', () => {
+    const ids = Array.from({ length: 2000 }, () => randomTaskId());
+    for (const id of ids) expect(id).toMatch(UUID_V4);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('spreads its random positions over every hex digit and sets the variant bits', () => {
+    const ids = Array.from({ length: 4000 }, () => randomTaskId());
+    for (const position of [0, 9, 15, 20, 35]) {
+      expect(new Set(ids.map((id) => id[position])).size).toBe(16);
+    }
+    // The variant digit takes its four values.
+    expect(new Set(ids.map((id) => id[19]))).toEqual(new Set(['8', '9', 'a', 'b']));
+  });
+});
