@@ -1,3 +1,4 @@
+import { randomUuid } from '@agentport/core';
 import { requestHeader, setResponseHeader } from '@agentport/rest-sse';
 import type { MiddlewareHandler } from 'hono';
 
@@ -13,7 +14,7 @@ export function chooseRequestId(given: string | undefined): string {
     given.length === 0 ||
     given.length > MAX_LENGTH ||
     UNSAFE.test(given)
-    ? crypto.randomUUID()
+    ? randomUuid()
     : given;
 }
 

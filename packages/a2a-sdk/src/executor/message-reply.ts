@@ -1,7 +1,7 @@
 import type { Message, Part, Task } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
 import type { Agent } from '@agentport/core';
-import { AgentPortError } from '@agentport/core';
+import { AgentPortError, randomUuid } from '@agentport/core';
 import { agentMessage, dataPart, outputArtifact, textOfParts, textPart } from './parts.ts';
 import { now } from './timestamp.ts';
 
@@ -27,7 +27,7 @@ function endedTask(
   streamed: string,
 ): Task {
   const { contextId } = request;
-  const id = globalThis.crypto.randomUUID();
+  const id = randomUuid();
   const message = agentMessage(id, contextId, parts);
   return {
     id,

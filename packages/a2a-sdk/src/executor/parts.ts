@@ -1,5 +1,6 @@
 import type { Artifact, Message, Part } from '@a2a-js/sdk';
 import { Role } from '@a2a-js/sdk';
+import { randomUuid } from '@agentport/core';
 
 /** The id (and name) of the artifact that holds an agent's answer. */
 export const OUTPUT_ARTIFACT_ID = 'output';
@@ -27,7 +28,7 @@ export function dataPart(data: unknown): Part {
 /** An agent message of a task, such as a status message. */
 export function agentMessage(taskId: string, contextId: string, parts: Part[]): Message {
   return {
-    messageId: globalThis.crypto.randomUUID(),
+    messageId: randomUuid(),
     contextId,
     taskId,
     role: Role.ROLE_AGENT,

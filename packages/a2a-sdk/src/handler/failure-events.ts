@@ -1,6 +1,7 @@
 import type { Message, Task } from '@a2a-js/sdk';
 import { Role, TaskState } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutionEvent, type RequestContext } from '@a2a-js/sdk/server';
+import { randomUuid } from '@agentport/core';
 
 function errorText(error: unknown): string {
   if (error instanceof Error) return error.message;
@@ -28,7 +29,7 @@ export function failureEvents(
     state: TaskState.TASK_STATE_FAILED,
     message: {
       role: Role.ROLE_AGENT,
-      messageId: crypto.randomUUID(),
+      messageId: randomUuid(),
       taskId,
       contextId,
       parts: [

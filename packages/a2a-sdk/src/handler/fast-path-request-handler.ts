@@ -24,7 +24,7 @@ import {
   type ServerCallContext,
   type TaskStore,
 } from '@a2a-js/sdk/server';
-import { InvalidInputError } from '@agentport/core';
+import { InvalidInputError, randomUuid } from '@agentport/core';
 import type { ClosableAgentExecutor } from '../executor/agent-executor.ts';
 import { callerSignalOf } from './abortable-call-context.ts';
 import { EventBatches } from './event-batches.ts';
@@ -195,7 +195,7 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     const message = params.message as Message;
     checkNewMessage(this.#card, this.#validateInputModes, message, context);
     const signal = callerSignalOf(context);
-    const contextId = message.contextId || crypto.randomUUID();
+    const contextId = message.contextId || randomUuid();
     const result = await replier.reply({ message, contextId, signal });
     if ('messageId' in result || signal?.aborted) return result;
     await this.#store.save(result, context);
@@ -318,8 +318,8 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
   #start(params: SendMessageRequest, context: ServerCallContext): Started {
     const message = params.message as Message;
     checkNewMessage(this.#card, this.#validateInputModes, message, context);
-    const taskId = crypto.randomUUID();
-    const contextId = message.contextId || crypto.randomUUID();
+    const taskId = randomUuid();
+    const contextId = message.contextId || randomUuid();
     const userMessage: Message = { ...message, contextId, taskId };
     // The SDK's RequestContext deep-copies the request; the executor only reads it.
     const requestContext: RequestContext = {

@@ -6,10 +6,10 @@ import { InvalidInputError } from '../errors/invalid-input-error.ts';
 import { TaskNotCancelableError } from '../errors/task-not-cancelable-error.ts';
 import { TaskNotFoundError } from '../errors/task-not-found-error.ts';
 import { toAgentPortError } from '../errors/to-agentport-error.ts';
+import { randomUuid } from '../random-uuid.ts';
 import { createMemoryTaskStore } from './memory-task-store.ts';
 import { ProgressWriter } from './progress-writer.ts';
 import { isTerminalStatus, type Task } from './task.ts';
-import { randomTaskId } from './task-id.ts';
 import type { TaskListOptions, TaskPage, TaskStore } from './task-store.ts';
 
 /** Options of {@link createTaskRunner}. */
@@ -211,7 +211,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
         throw new InvalidInputError('input must be a non-empty string', { field: 'input' });
       }
       const task = await store.create({
-        id: randomTaskId(),
+        id: randomUuid(),
         agentName: agent.name,
         input,
         metadata: submitOptions.metadata ?? {},

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { randomTaskId } from './task-id.ts';
+import { randomUuid } from './random-uuid.ts';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-describe('randomTaskId', () => {
+describe('randomUuid', () => {
   it('draws version 4 UUIDs, all different, across refills of its random pool', () => {
-    const ids = Array.from({ length: 2000 }, () => randomTaskId());
+    const ids = Array.from({ length: 2000 }, () => randomUuid());
     for (const id of ids) expect(id).toMatch(UUID_V4);
     expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('spreads its random positions over every hex digit and sets the variant bits', () => {
-    const ids = Array.from({ length: 4000 }, () => randomTaskId());
+    const ids = Array.from({ length: 4000 }, () => randomUuid());
     for (const position of [0, 9, 15, 20, 35]) {
       expect(new Set(ids.map((id) => id[position])).size).toBe(16);
     }
