@@ -40,20 +40,15 @@ export function taskBody(task: Task): { task: Task } {
   return { task };
 }
 
-/**
- * Long-polls: the task once terminal, or as it is when the wait runs out, the caller leaves or the
- * runner closes. `known` is the task as the caller just got it (a fresh create), which saves
- * reading it again.
- */
+/** Long-polls: the task once terminal, or as it is when the wait runs out, the caller leaves or the runner closes. */
 async function waitForTask(
   caller: AbortSignal,
   options: TaskRoutesOptions,
   id: string,
   seconds: number,
-  known?: Task,
 ): Promise<Task> {
   const { runner, closing } = options;
-  const current = known ?? (await runner.get(id));
+  const current = await runner.get(id);
   if (seconds === 0 || isTerminalStatus(current.status) || closing.aborted) return current;
   try {
     return await runner.wait(id, { signal: caller, timeoutMs: seconds * 1000 });
@@ -78,21 +73,20 @@ function waitSeconds(context: Context): number | undefined {
  * it; a task whose caller left while waiting is canceled (nobody could ever learn its id).
  * Shared by the Hono route and the Node fast path.
  */
-export async function createTask(
+export function createTask(
   options: TaskRoutesOptions,
   request: CreateTaskBody,
   wait: number | undefined,
   caller: AbortSignal,
 ): Promise<Task> {
   const { runner } = options;
-  let task = await runner.submit(request.input, {
-    ...(request.metadata === undefined ? {} : { metadata: request.metadata }),
+  const metadata = request.metadata === undefined ? {} : { metadata: request.metadata };
+  if (wait === undefined || wait === 0) return runner.submit(request.input, metadata);
+  return runner.submitAndWait(request.input, {
+    ...metadata,
+    signal: caller,
+    timeoutMs: wait * 1000,
   });
-  if (wait !== undefined && wait > 0) {
-    task = await waitForTask(caller, options, task.id, wait, task);
-    if (caller.aborted && !isTerminalStatus(task.status)) task = await runner.cancel(task.id);
-  }
-  return task;
 }
 
 /**

@@ -71,6 +71,42 @@ describe('createTaskRunner', () => {
     expect(await runner.wait(task.id)).toMatchObject({ status: 'canceled' });
   });
 
+  it('submits and waits in one call: the terminal task, or as it is when the wait runs out', async () => {
+    const runner = createTaskRunner({ agent: createEchoAgent() });
+    const statuses: string[] = [];
+    runner.store.subscribe((task) => statuses.push(task.status));
+    const done = await runner.submitAndWait('hello world', { metadata: { requestId: 'r2' } });
+    expect(done).toMatchObject({ status: 'completed', output: 'hello world' });
+    expect(done.metadata).toEqual({ requestId: 'r2' });
+    expect(statuses).toEqual(['submitted', 'working', 'completed']);
+    await expect(runner.submitAndWait('')).rejects.toMatchObject({ code: 'invalid_input' });
+
+    const gated = gatedAgent();
+    const slow = createTaskRunner({ agent: gated.agent });
+    const waited = await slow.submitAndWait('x', { timeoutMs: 30 });
+    expect(waited.status).toBe('working');
+    gated.release();
+    await expect(slow.wait(waited.id)).resolves.toMatchObject({ status: 'completed' });
+  });
+
+  it('cancels the task it waits for when its signal aborts, and aborts the agent', async () => {
+    const gated = gatedAgent();
+    const runner = createTaskRunner({ agent: gated.agent });
+    const controller = new AbortController();
+    const waited = runner.submitAndWait('x', { signal: controller.signal });
+    await sleep(10);
+    controller.abort();
+    const task = await waited;
+    expect(task.status).toBe('canceled');
+    expect((await runner.get(task.id)).status).toBe('canceled');
+    await sleep(5);
+    expect(gated.state.aborted).toBe(true);
+    const already = new AbortController();
+    already.abort(new Error('gone'));
+    await expect(runner.submitAndWait('y', { signal: already.signal })).rejects.toThrow('gone');
+    expect((await runner.list()).tasks).toHaveLength(1);
+  });
+
   it('refuses empty input', async () => {
     const runner = createTaskRunner({ agent: createEchoAgent() });
     await expect(runner.submit('')).rejects.toMatchObject({ code: 'invalid_input' });

@@ -35,6 +35,16 @@ export interface TaskRunner {
   readonly store: TaskStore;
   /** Creates a task in `submitted` and schedules it; resolves with the created task. */
   submit(input: string, options?: { metadata?: Record<string, unknown> }): Promise<Task>;
+  /**
+   * Submits a task and waits for it, as `submit` then `wait` would, but watching it from its
+   * creation (no change can slip by, nothing is read back): resolves with the task once terminal,
+   * or as it is when `timeoutMs` runs out or the runner closes. When `signal` aborts first, the
+   * task is canceled (nobody else knows its id) and the call resolves with it.
+   */
+  submitAndWait(
+    input: string,
+    options?: TaskWaitOptions & { metadata?: Record<string, unknown> },
+  ): Promise<Task>;
   /** The task, or a TaskNotFoundError (also for a task of another agent in a shared store). */
   get(id: string): Promise<Task>;
   /** This agent's tasks, newest first. */
@@ -202,22 +212,77 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     };
   }
 
+  /**
+   * Cancels a submitted or working task; idempotent on a canceled one; TaskNotCancelableError on
+   * a completed or failed one.
+   */
+  async function cancel(id: string): Promise<Task> {
+    const task = await get(id);
+    if (task.status === 'canceled') return task;
+    if (isTerminalStatus(task.status)) throw new TaskNotCancelableError(id, task.status);
+    try {
+      return await store.update(
+        id,
+        { status: 'canceled' },
+        { expectedStatus: ['submitted', 'working'] },
+      );
+    } catch (error) {
+      if (!isConflict(error)) throw error;
+      const now = await get(id);
+      if (now.status === 'canceled') return now;
+      throw new TaskNotCancelableError(id, now.status);
+    }
+  }
+
+  async function create(input: string, metadata: Record<string, unknown> = {}): Promise<Task> {
+    if (typeof input !== 'string' || input.length === 0) {
+      throw new InvalidInputError('input must be a non-empty string', { field: 'input' });
+    }
+    return store.create({ id: randomUuid(), agentName: agent.name, input, metadata });
+  }
+
+  function start(id: string): void {
+    queue.push(id);
+    pump();
+  }
+
+  /**
+   * Watches a task from now on: `task` resolves once it is terminal, or as it is when `timeoutMs`
+   * runs out or the runner closes, and rejects with the signal's reason when `signal` aborts.
+   * `stop` must be called once it is no longer awaited.
+   */
+  function untilTerminal(
+    id: string,
+    { signal, timeoutMs }: TaskWaitOptions,
+  ): { task: Promise<Task>; stop(): void } {
+    let stop: () => void = () => undefined;
+    const task = new Promise<Task>((resolve, reject) => {
+      const remove = addWatcher(id, (changed) => {
+        if (changed === undefined) void get(id).then(resolve, reject);
+        else if (isTerminalStatus(changed.status)) resolve(changed);
+      });
+      const timer =
+        timeoutMs === undefined
+          ? undefined
+          : setTimeout(() => void get(id).then(resolve, reject), timeoutMs);
+      const onAbort = () => reject(signal?.reason);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      stop = () => {
+        remove();
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+    });
+    return { task, stop };
+  }
+
   return {
     agent,
     store,
 
     async submit(input, submitOptions = {}) {
-      if (typeof input !== 'string' || input.length === 0) {
-        throw new InvalidInputError('input must be a non-empty string', { field: 'input' });
-      }
-      const task = await store.create({
-        id: randomUuid(),
-        agentName: agent.name,
-        input,
-        metadata: submitOptions.metadata ?? {},
-      });
-      queue.push(task.id);
-      pump();
+      const task = await create(input, submitOptions.metadata);
+      start(task.id);
       return task;
     },
 
@@ -227,52 +292,35 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       return store.list({ ...listOptions, agentName: agent.name });
     },
 
-    async cancel(id) {
-      const task = await get(id);
-      if (task.status === 'canceled') return task;
-      if (isTerminalStatus(task.status)) throw new TaskNotCancelableError(id, task.status);
+    cancel,
+
+    async submitAndWait(input, options = {}) {
+      options.signal?.throwIfAborted();
+      const task = await create(input, options.metadata);
+      // Watched before it can start: every change is seen, nothing needs reading back.
+      const waiting = untilTerminal(task.id, options);
+      start(task.id);
       try {
-        return await store.update(
-          id,
-          { status: 'canceled' },
-          { expectedStatus: ['submitted', 'working'] },
-        );
+        return await waiting.task;
       } catch (error) {
-        if (!isConflict(error)) throw error;
-        const now = await get(id);
-        if (now.status === 'canceled') return now;
-        throw new TaskNotCancelableError(id, now.status);
+        if (options.signal?.aborted !== true) throw error;
+        // Nobody else knows the task's id: giving up on it cancels it.
+        return cancel(task.id).catch(() => get(task.id));
+      } finally {
+        waiting.stop();
       }
     },
 
     async wait(id, waitOptions = {}) {
-      const { signal, timeoutMs } = waitOptions;
-      signal?.throwIfAborted();
+      waitOptions.signal?.throwIfAborted();
       if (closed) return get(id);
-      let stop: () => void = () => undefined;
-      const changed = new Promise<Task>((resolve, reject) => {
-        const remove = addWatcher(id, (task) => {
-          if (task === undefined) void get(id).then(resolve, reject);
-          else if (isTerminalStatus(task.status)) resolve(task);
-        });
-        const timer =
-          timeoutMs === undefined
-            ? undefined
-            : setTimeout(() => void get(id).then(resolve, reject), timeoutMs);
-        const onAbort = () => reject(signal?.reason);
-        signal?.addEventListener('abort', onAbort, { once: true });
-        stop = () => {
-          remove();
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
-        };
-      });
+      const waiting = untilTerminal(id, waitOptions);
       try {
         const current = await get(id);
         if (isTerminalStatus(current.status)) return current;
-        return await changed;
+        return await waiting.task;
       } finally {
-        stop();
+        waiting.stop();
       }
     },
 
