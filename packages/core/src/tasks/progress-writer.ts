@@ -67,10 +67,14 @@ export class ProgressWriter {
     );
   }
 
-  /** Stops writing progress; resolves once a write under way is done, rejects with its error. */
-  async settle(): Promise<void> {
+  /**
+   * Stops writing progress. When a write was made, resolves once it is done or rejects with its
+   * error; when none was (most runs), returns undefined: there is nothing to wait for.
+   */
+  settle(): Promise<void> | undefined {
     this.#settled = true;
-    await this.#inflight;
-    if (this.#hasFailed) throw this.#failure;
+    return this.#inflight?.then(() => {
+      if (this.#hasFailed) throw this.#failure;
+    });
   }
 }

@@ -106,7 +106,8 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       const queued = queue.indexOf(task.id);
       if (queued !== -1) queue.splice(queued, 1);
     }
-    for (const watcher of watchers.get(task.id) ?? []) watcher(task);
+    const watching = watchers.get(task.id);
+    if (watching !== undefined) for (const watcher of watching) watcher(task);
   });
 
   function release(id: string, controller: AbortController): void {
@@ -123,7 +124,8 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       active += 1;
       const controller = new AbortController();
       running.set(id, controller);
-      void execute(id, controller).finally(() => {
+      // execute never rejects.
+      void execute(id, controller).then(() => {
         if (running.get(id) === controller) {
           running.delete(id);
           active -= 1;
@@ -141,7 +143,8 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     progress: ProgressWriter,
   ): Promise<void> {
     if (signal.aborted) return;
-    await progress.settle();
+    const writing = progress.settle();
+    if (writing !== undefined) await writing;
     if (event.type === 'done') {
       await store.update(
         id,
@@ -174,7 +177,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     } catch (error) {
       if (signal.aborted || isConflict(error)) return;
       const failure = toAgentPortError(error);
-      await progress.settle().catch(() => undefined);
+      await progress.settle()?.catch(() => undefined);
       const output = progress.output === '' ? {} : { output: progress.output };
       await store
         .update(
