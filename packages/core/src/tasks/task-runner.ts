@@ -7,6 +7,7 @@ import { TaskNotCancelableError } from '../errors/task-not-cancelable-error.ts';
 import { TaskNotFoundError } from '../errors/task-not-found-error.ts';
 import { toAgentPortError } from '../errors/to-agentport-error.ts';
 import { randomUuid } from '../random-uuid.ts';
+import { LazyTimeout } from './lazy-timeout.ts';
 import { createMemoryTaskStore } from './memory-task-store.ts';
 import { ProgressWriter } from './progress-writer.ts';
 import { isTerminalStatus, type Task } from './task.ts';
@@ -267,12 +268,12 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       const timer =
         timeoutMs === undefined
           ? undefined
-          : setTimeout(() => void get(id).then(resolve, reject), timeoutMs);
+          : new LazyTimeout(timeoutMs, () => void get(id).then(resolve, reject));
       const onAbort = () => reject(signal?.reason);
       signal?.addEventListener('abort', onAbort, { once: true });
       stop = () => {
         remove();
-        clearTimeout(timer);
+        timer?.clear();
         signal?.removeEventListener('abort', onAbort);
       };
     });
