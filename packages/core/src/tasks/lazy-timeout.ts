@@ -1,8 +1,4 @@
-/** Runs a callback once the current microtasks have all run (the callback may arm it sooner). */
-const afterMicrotasks: ((callback: () => void) => void) | undefined =
-  typeof globalThis.process?.nextTick === 'function'
-    ? (callback) => globalThis.process.nextTick(callback)
-    : undefined;
+import { afterMicrotasks } from '../after-microtasks.ts';
 
 /** Timeouts started in the current run of microtasks, armed together once it is over. */
 let starting: LazyTimeout[] = [];
@@ -15,10 +11,10 @@ function armStarting(): void {
 
 /**
  * A timeout whose timer is set only if it is still on once the microtasks running when it was
- * started have run (Node runs `process.nextTick` callbacks then). A wait for a fast agent ends
+ * started have run (see {@link afterMicrotasks}). A wait for a fast agent ends
  * within them, and a Node timer set and cleared in one go is costly (~6 µs of a create-and-wait
  * over HTTP: Node makes the timer list for its duration, schedules and refs the libuv timer, then
- * undoes it all). Where there is no `process.nextTick`, the timer is set at once.
+ * undoes it all).
  */
 export class LazyTimeout {
   readonly #ms: number;
@@ -29,10 +25,6 @@ export class LazyTimeout {
   constructor(ms: number, callback: () => void) {
     this.#ms = ms;
     this.#callback = callback;
-    if (afterMicrotasks === undefined) {
-      this.arm();
-      return;
-    }
     if (starting.push(this) === 1) afterMicrotasks(armStarting);
   }
 

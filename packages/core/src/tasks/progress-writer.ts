@@ -1,18 +1,15 @@
+import { afterMicrotasks } from '../after-microtasks.ts';
 import type { TaskStore } from './task-store.ts';
 
-const nextTick: (callback: () => void) => void =
-  typeof globalThis.setImmediate === 'function'
-    ? (callback) => void globalThis.setImmediate(callback)
-    : (callback) => void setTimeout(callback, 0);
-
 /**
- * Writes a working task's growing output to the store at most once per event-loop turn: deltas
- * an agent yields in the same turn become one write, and every writer with a write due in a turn
- * shares one scheduled callback (most runs end within the turn and never write progress at all). `settle` drops the pending write (the final
- * update carries the whole output) and waits for one already under way, so writes stay in order.
+ * Writes a working task's growing output to the store at most once per run of microtasks (see
+ * `afterMicrotasks`): deltas an agent yields in one go become one write, and every writer with a
+ * write due shares one scheduled callback (most runs end before it and never write progress at
+ * all). `settle` drops the pending write (the final update carries the whole output) and waits
+ * for one already under way, so writes stay in order.
  */
 export class ProgressWriter {
-  /** The writers with a write due at the end of this turn. */
+  /** The writers with a write due once the current microtasks have run. */
   static #due: ProgressWriter[] = [];
 
   static #flushDue(): void {
@@ -47,7 +44,7 @@ export class ProgressWriter {
     this.#output += delta;
     if (this.#scheduled) return;
     this.#scheduled = true;
-    if (ProgressWriter.#due.push(this) === 1) nextTick(() => ProgressWriter.#flushDue());
+    if (ProgressWriter.#due.push(this) === 1) afterMicrotasks(() => ProgressWriter.#flushDue());
   }
 
   #flush(): void {
