@@ -9,7 +9,10 @@ interface Group {
 }
 
 // One timer per interval for all open streams, not one per stream: an idle stream then costs a
-// set entry instead of a timer object.
+// set entry instead of a timer object. A group's timer stops on its first beat with no member
+// rather than when its last member leaves: streams that open and end one after another (a short
+// stream ends within the turn it started in) then share one timer instead of each setting up and
+// tearing down Node's timer list and libuv timer.
 const groups = new Map<number, Group>();
 
 /** Beats `member` every `intervalMs` until it leaves; the group's timer never holds the process. */
@@ -18,6 +21,11 @@ export function joinHeartbeat(intervalMs: number, member: HeartbeatMember): void
   if (group === undefined) {
     const members = new Set<HeartbeatMember>();
     const timer = setInterval(() => {
+      if (members.size === 0) {
+        clearInterval(timer);
+        groups.delete(intervalMs);
+        return;
+      }
       for (const current of members) current.beat();
     }, intervalMs);
     timer.unref?.();
@@ -27,12 +35,19 @@ export function joinHeartbeat(intervalMs: number, member: HeartbeatMember): void
   group.members.add(member);
 }
 
-/** Stops beating `member`; the last member to leave stops the group's timer. */
+/** Stops beating `member`; an empty group's timer stops at its next beat. */
 export function leaveHeartbeat(intervalMs: number, member: HeartbeatMember): void {
-  const group = groups.get(intervalMs);
-  if (group === undefined) return;
-  group.members.delete(member);
-  if (group.members.size > 0) return;
-  clearInterval(group.timer);
-  groups.delete(intervalMs);
+  groups.get(intervalMs)?.members.delete(member);
+}
+
+/**
+ * Stops the timers of the groups that have no member now rather than at their next beat (tests
+ * switching between fake and real timers need no group to outlive them).
+ */
+export function stopIdleHeartbeats(): void {
+  for (const [intervalMs, group] of groups) {
+    if (group.members.size > 0) continue;
+    clearInterval(group.timer);
+    groups.delete(intervalMs);
+  }
 }

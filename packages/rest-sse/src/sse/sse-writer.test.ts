@@ -2,6 +2,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { AgentPortError, CancellationError, InvalidInputError } from '@agentport/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseSSE } from '../test-support/sse.ts';
+import { stopIdleHeartbeats } from './heartbeat.ts';
 import {
   createSSEWriter,
   DEFAULT_HEARTBEAT_MS,
@@ -44,6 +45,7 @@ function stalledWritable() {
 const nextTick = () => new Promise((resolve) => process.nextTick(resolve));
 
 afterEach(() => {
+  stopIdleHeartbeats();
   vi.useRealTimers();
 });
 
@@ -182,6 +184,8 @@ describe('heartbeats', () => {
     const { writer, text } = openStream({ heartbeatMs: 1000 });
     expect(vi.getTimerCount()).toBe(1);
     writer.close();
+    // The group's timer stops at its next beat, which finds it empty.
+    vi.advanceTimersByTime(1000);
     expect(vi.getTimerCount()).toBe(0);
     vi.advanceTimersByTime(10_000);
     vi.useRealTimers();
@@ -200,12 +204,29 @@ describe('heartbeats', () => {
     vi.advanceTimersByTime(1000);
     streams[1]?.writer.close();
     other.writer.close();
+    // An empty group keeps its timer until its next beat, for a stream that comes before it.
+    expect(vi.getTimerCount()).toBe(2);
+    const later = openStream({ heartbeatMs: 500 });
+    vi.advanceTimersByTime(1000);
+    later.writer.close();
+    expect(vi.getTimerCount()).toBe(1);
+    vi.advanceTimersByTime(500);
     expect(vi.getTimerCount()).toBe(0);
     vi.useRealTimers();
+    expect(parseSSE(await later.text()).comments).toEqual(['heartbeat']);
     const [first, second] = await Promise.all(streams.map((stream) => stream.text()));
     expect(parseSSE(first ?? '').comments).toEqual(['heartbeat']);
     expect(parseSSE(second ?? '').comments).toEqual(['heartbeat', 'heartbeat']);
     expect(parseSSE(await other.text()).comments).toHaveLength(5);
+  });
+
+  it('lets streams that end one after another share one timer', () => {
+    vi.useFakeTimers();
+    const setTimer = vi.spyOn(globalThis, 'setInterval');
+    for (let index = 0; index < 3; index += 1) openStream({ heartbeatMs: 700 }).writer.close();
+    expect(setTimer).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(700);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it('can be turned off', () => {
