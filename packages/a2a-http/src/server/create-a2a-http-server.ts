@@ -101,6 +101,11 @@ export function createA2AHttpServer(options: A2AHttpServerOptions): A2AHttpServe
   };
   registerTaskRoutes(app, routes);
 
+  // The query of the last create taken on the Node path and its `wait`: callers long-poll with
+  // the same query again and again, and parsing it costs more than the rest of the routing.
+  let lastQuery = '';
+  let lastWait: number | undefined;
+
   function handleNode(
     request: IncomingMessage,
     response: ServerResponse,
@@ -113,12 +118,17 @@ export function createA2AHttpServer(options: A2AHttpServerOptions): A2AHttpServe
     if (route !== TASKS_ROUTE || !hasPlainJsonBody(request, routes.maxBodyBytes)) return false;
     let wait: number | undefined;
     if (mark !== -1) {
-      const query = new URLSearchParams(path.slice(mark + 1));
-      // A malformed wait is answered (400) by the Hono route, from the same parser.
-      try {
-        wait = parseWait(query.get('wait') ?? undefined);
-      } catch {
-        return false;
+      const query = path.slice(mark + 1);
+      if (query === lastQuery) wait = lastWait;
+      else {
+        // A malformed wait is answered (400) by the Hono route, from the same parser.
+        try {
+          wait = parseWait(new URLSearchParams(query).get('wait') ?? undefined);
+        } catch {
+          return false;
+        }
+        lastQuery = query;
+        lastWait = wait;
       }
     }
     const url = request.url ?? path;

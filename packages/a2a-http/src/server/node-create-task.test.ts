@@ -149,6 +149,25 @@ describe('handleNode: POST /tasks answered on Node without Hono', () => {
     expect(taken).toEqual([expectTaken]);
   });
 
+  it('answers each query of a series as the Hono route does (a repeated query is parsed once)', async () => {
+    const { fast, hono, taken } = await startBoth(createEchoAgent());
+    const queries = [
+      'wait=5',
+      'wait=5',
+      'wait=soon',
+      'wait=0',
+      'wait=soon',
+      'wait=5&x=1',
+      'wait=5',
+    ];
+    for (const query of queries) {
+      const sent = { path: `/tasks?${query}`, body: '{"input":"hi"}' };
+      const [viaNode, viaHono] = await Promise.all([send(fast, sent), send(hono, sent)]);
+      expect(viaNode).toEqual(viaHono);
+    }
+    expect(taken).toEqual([true, true, false, true, false, true, true]);
+  });
+
   it('answers a failed task as the Hono route does', async () => {
     const { fast, hono, taken } = await startBoth(failingAgent);
     const sent = { path: '/tasks?wait=5', body: '{"input":"x"}' };
