@@ -54,36 +54,66 @@ export function terminalEventOf(
   onProgress?: ProgressHandler,
   signal?: AbortSignal,
 ): Promise<TerminalEvent | undefined> {
+  return readToEnd(events, onProgress, signal, asIs, undefined);
+}
+
+function asIs(event: TerminalEvent | undefined): TerminalEvent | undefined {
+  return event;
+}
+
+function outputFrom(event: TerminalEvent | undefined, agentName: string): string {
+  if (event === undefined) throw endedWithoutResult(agentName);
+  if (event.type === 'error') throw errorFromEvent(event, agentName);
+  return event.output;
+}
+
+/**
+ * {@link terminalEventOf} with what it resolves with mapped by `finish(event, context)` (whose
+ * throw rejects), without a promise or a closure more on a pushed stream.
+ */
+function readToEnd<T, C>(
+  events: AsyncIterable<AgentEvent>,
+  onProgress: ProgressHandler | undefined,
+  signal: AbortSignal | undefined,
+  finish: (event: TerminalEvent | undefined, context: C) => T,
+  context: C,
+): Promise<T> {
   const push = (events as PushedEvents)[PUSH_EVENTS];
   if (push === undefined) {
-    return signal === undefined
-      ? iteratedTerminalEvent(events, onProgress)
-      : abortableTerminalEvent(events, signal, onProgress);
+    const read =
+      signal === undefined
+        ? iteratedTerminalEvent(events, onProgress)
+        : abortableTerminalEvent(events, signal, onProgress);
+    return read.then((event) => finish(event, context));
   }
   return new Promise((resolve, reject) => {
     let ended = false;
     push.call(events, {
       next(event) {
-        if (event.type === 'done' || event.type === 'error') {
-          ended = true;
-          resolve(event);
-          return false;
-        }
+        const terminal = event.type === 'done' || event.type === 'error';
         try {
-          onProgress?.(event);
-          return true;
+          if (terminal) resolve(finish(event, context));
+          else onProgress?.(event);
         } catch (error) {
-          ended = true;
           reject(error);
+          ended = true;
           return false;
         }
+        ended = terminal;
+        return !terminal;
       },
       error(error) {
         ended = true;
         reject(error);
       },
       complete() {
-        if (!ended) resolve(undefined);
+        if (ended) return;
+        ended = true;
+        try {
+          resolve(finish(undefined, context));
+        } catch (error) {
+          reject(error);
+        }
       },
     });
   });
@@ -126,12 +156,6 @@ async function abortableTerminalEvent(
  * Consumes an agent's event stream and resolves with its final output, or rejects with the error
  * its `error` event reports; this is how `invoke` is derived from `stream`.
  */
-export async function outputOf(
-  events: AsyncIterable<AgentEvent>,
-  agentName: string,
-): Promise<string> {
-  const event = await terminalEventOf(events);
-  if (event === undefined) throw endedWithoutResult(agentName);
-  if (event.type === 'error') throw errorFromEvent(event, agentName);
-  return event.output;
+export function outputOf(events: AsyncIterable<AgentEvent>, agentName: string): Promise<string> {
+  return readToEnd(events, undefined, undefined, outputFrom, agentName);
 }
