@@ -101,6 +101,21 @@ describe('createTaskRunner', () => {
     expect((await runner.get(task.id)).status).toBe('canceled');
     await sleep(5);
     expect(gated.state.aborted).toBe(true);
+    // Aborted while the task is being created: canceled all the same.
+    const store = createMemoryTaskStore();
+    const during = new AbortController();
+    const racing = createTaskRunner({
+      agent: gatedAgent().agent,
+      store: {
+        ...store,
+        create: (task) => {
+          during.abort();
+          return store.create(task);
+        },
+      },
+    });
+    const raced = await racing.submitAndWait('z', { signal: during.signal, timeoutMs: 60_000 });
+    expect(raced.status).toBe('canceled');
     const already = new AbortController();
     already.abort(new Error('gone'));
     await expect(runner.submitAndWait('y', { signal: already.signal })).rejects.toThrow('gone');

@@ -270,7 +270,9 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
           ? undefined
           : new LazyTimeout(timeoutMs, () => void get(id).then(resolve, reject));
       const onAbort = () => reject(signal?.reason);
-      signal?.addEventListener('abort', onAbort, { once: true });
+      // Aborted already (while its task was being created): rejects at once.
+      if (signal?.aborted === true) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
       stop = () => {
         remove();
         timer?.clear();
