@@ -160,6 +160,11 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     await store.update(id, { status: 'failed', error, ...output }, { expectedStatus: 'working' });
   }
 
+  function endedWithoutResult(): TerminalEvent {
+    const message = `Agent '${agent.name}' ended without a result`;
+    return { type: 'error', code: 'agent_failure', message };
+  }
+
   async function execute(id: string, controller: AbortController): Promise<void> {
     const { signal } = controller;
     const progress = new ProgressWriter(store, id);
@@ -173,8 +178,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
         },
         signal,
       );
-      const message = `Agent '${agent.name}' ended without a result`;
-      await settle(id, end ?? { type: 'error', code: 'agent_failure', message }, signal, progress);
+      await settle(id, end ?? endedWithoutResult(), signal, progress);
     } catch (error) {
       if (signal.aborted || isConflict(error)) return;
       const failure = toAgentPortError(error);
