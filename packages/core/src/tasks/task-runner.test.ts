@@ -58,12 +58,18 @@ describe('createTaskRunner', () => {
           await new Promise<never>(() => undefined);
         }
         yield { type: 'text-delta', delta: `${input} ` };
+        if (input === 'unfinished') return;
         yield { type: 'done', output: `${input}!` };
       },
     };
     const runner = createTaskRunner({ agent: plain });
     const done = await runner.wait((await runner.submit('hi')).id);
     expect(done).toMatchObject({ status: 'completed', output: 'hi!' });
+    await expect(runner.submitAndWait('unfinished')).resolves.toMatchObject({
+      status: 'failed',
+      output: 'unfinished ',
+      error: { code: 'agent_failure', message: "Agent 'plain' ended without a result" },
+    });
     const task = await runner.submit('stuck');
     await sleep(10);
     expect(stuck).toBe(true);
