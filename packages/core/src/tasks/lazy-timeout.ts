@@ -11,10 +11,9 @@ function armStarting(): void {
 
 /**
  * A timeout whose timer is set only if it is still on once the microtasks running when it was
- * started have run (see {@link afterMicrotasks}). A wait for a fast agent ends
- * within them, and a Node timer set and cleared in one go is costly (~6 µs of a create-and-wait
- * over HTTP: Node makes the timer list for its duration, schedules and refs the libuv timer, then
- * undoes it all).
+ * started have run (see {@link afterMicrotasks}). A wait for a fast agent ends within them, and a
+ * Node timer set and cleared in one go is costly (4-7 µs of a create-and-wait over HTTP: Node
+ * makes the timer list for its duration, schedules and refs the libuv timer, then undoes it all).
  */
 export class LazyTimeout {
   readonly #ms: number;
