@@ -22,6 +22,8 @@ export interface StartChildOptions {
   cpus: string | undefined;
   /** Write a `--cpu-prof` profile into this directory. */
   profileDirectory?: string | undefined;
+  /** The `serve.ts` to fork (default this tree's; another worktree's for `bench:compare`). */
+  serveScript?: string;
 }
 
 /** Pins every thread of a process to some CPUs (`taskset -a -p -c`). */
@@ -35,7 +37,8 @@ export function startChild(kind: ServerKind, options: StartChildOptions): Promis
   if (options.profileDirectory !== undefined) {
     execArgv.push('--cpu-prof', `--cpu-prof-dir=${options.profileDirectory}`);
   }
-  const child = fork(fileURLToPath(new URL('./serve.ts', import.meta.url)), [kind], {
+  const script = options.serveScript ?? fileURLToPath(new URL('./serve.ts', import.meta.url));
+  const child = fork(script, [kind], {
     execArgv,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
