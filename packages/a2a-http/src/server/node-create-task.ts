@@ -8,7 +8,13 @@ import {
   writeErrorAnswer,
 } from '@agentport/rest-sse';
 import { createTaskRequestSchema } from '../wire/task-schemas.ts';
-import { closesConnection, createTask, type TaskRoutesOptions, taskBody } from './task-routes.ts';
+import {
+  closesConnection,
+  createTask,
+  type TaskRoutesOptions,
+  taskBody,
+  taskLocation,
+} from './task-routes.ts';
 
 /** What Hono's `context.json` answers with, so both paths send the same head. */
 const TASK_CONTENT_TYPE = 'application/json';
@@ -27,7 +33,7 @@ async function run(
     const task = await createTask(options, request, wait, caller.signal);
     const head: Record<string, string> = {
       'content-type': TASK_CONTENT_TYPE,
-      location: `${pathname.endsWith('/') ? pathname.replace(/\/+$/, '') : pathname}/${task.id}`,
+      location: taskLocation(pathname, task.id),
     };
     if (closesConnection(options, wait)) head.connection = 'close';
     writeAnswer(response, 201, head, JSON.stringify(taskBody(task)), headers);

@@ -35,12 +35,20 @@ export interface TaskRoutesOptions {
 /** The parsed body of `POST /tasks`. */
 export type CreateTaskBody = z.output<typeof createTaskRequestSchema>;
 
+/** The `Location` of a task created at `path` (`/tasks`, under any mount, trailing slashes cut). */
+export function taskLocation(path: string, id: string): string {
+  return `${path.endsWith('/') ? path.replace(/\/+$/, '') : path}/${id}`;
+}
+
 /** The JSON shape of every single-task answer. */
 export function taskBody(task: Task): { task: Task } {
   return { task };
 }
 
-/** Long-polls: the task once terminal, or as it is when the wait runs out, the caller leaves or the runner closes. */
+/**
+ * Long-polls: the task once terminal, or as it is when the wait runs out, the caller leaves or the
+ * runner closes.
+ */
 async function waitForTask(
   caller: AbortSignal,
   options: TaskRoutesOptions,
@@ -107,7 +115,7 @@ export function registerTaskRoutes(app: Hono, options: TaskRoutesOptions): void 
     const request = await parseJsonBody(context, createTaskRequestSchema);
     const task = await createTask(options, request, wait, context.req.raw.signal);
     if (closesConnection(options, wait)) context.header('connection', 'close');
-    setResponseHeader(context, 'location', `${context.req.path.replace(/\/+$/, '')}/${task.id}`);
+    setResponseHeader(context, 'location', taskLocation(context.req.path, task.id));
     return context.json(taskBody(task), 201);
   });
   app.get('/tasks', async (context) => {

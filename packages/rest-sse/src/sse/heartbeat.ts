@@ -21,11 +21,7 @@ export function joinHeartbeat(intervalMs: number, member: HeartbeatMember): void
   if (group === undefined) {
     const members = new Set<HeartbeatMember>();
     const timer = setInterval(() => {
-      if (members.size === 0) {
-        clearInterval(timer);
-        groups.delete(intervalMs);
-        return;
-      }
+      if (members.size === 0) stopGroup(intervalMs, timer);
       for (const current of members) current.beat();
     }, intervalMs);
     timer.unref?.();
@@ -46,8 +42,11 @@ export function leaveHeartbeat(intervalMs: number, member: HeartbeatMember): voi
  */
 export function stopIdleHeartbeats(): void {
   for (const [intervalMs, group] of groups) {
-    if (group.members.size > 0) continue;
-    clearInterval(group.timer);
-    groups.delete(intervalMs);
+    if (group.members.size === 0) stopGroup(intervalMs, group.timer);
   }
+}
+
+function stopGroup(intervalMs: number, timer: ReturnType<typeof setInterval>): void {
+  clearInterval(timer);
+  groups.delete(intervalMs);
 }
