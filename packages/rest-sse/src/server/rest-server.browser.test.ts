@@ -114,8 +114,10 @@ describe('in headless Chromium', () => {
       { event: 'text-delta', id: '3', data: { delta: '\ntick 3' } },
       { event: 'done', id: '4', data: { output: 'tick 1\ntick 2\ntick 3' } },
     ]);
-    // The first tick reached the page long before the 500 ms the ticker needs to finish.
-    expect(result?.firstEventMs).toBeLessThan(300);
+    // The first tick reached the page at least a tick (250 ms) before the stream ended, the ticker
+    // taking 500 ms: relative to the end, so a slow start of the fetch on a loaded machine
+    // (309 ms once in CI) does not count.
     expect(result?.totalMs).toBeGreaterThanOrEqual(490);
+    expect(result?.firstEventMs).toBeLessThan((result?.totalMs ?? 0) - 240);
   });
 });
