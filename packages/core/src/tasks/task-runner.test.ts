@@ -268,6 +268,33 @@ describe('createTaskRunner', () => {
     await runner.close();
   });
 
+  it('keeps every wait and watch of one task when one of them leaves, in any order', async () => {
+    const gated = gatedAgent();
+    const runner = createTaskRunner({ agent: gated.agent });
+    const task = await runner.submit('x');
+    const first = new AbortController();
+    const third = new AbortController();
+    const waits = [first, undefined, third].map((controller) =>
+      runner.wait(task.id, controller === undefined ? {} : { signal: controller.signal }),
+    );
+    const watched: Task[] = [];
+    const watching = (async () => {
+      for await (const update of runner.watch(task.id)) watched.push(update);
+    })();
+    // The first watcher leaves, then the last: the others still hear of the end.
+    first.abort(new Error('first left'));
+    third.abort(new Error('third left'));
+    await expect(waits[0]).rejects.toThrow('first left');
+    await expect(waits[2]).rejects.toThrow('third left');
+    gated.release();
+    await expect(waits[1]).resolves.toMatchObject({ status: 'completed', output: 'late x' });
+    await watching;
+    expect(watched.at(-1)).toMatchObject({ status: 'completed' });
+    // A new wait after all of them left is told of the task too.
+    await expect(runner.wait(task.id)).resolves.toMatchObject({ status: 'completed' });
+    await runner.close();
+  });
+
   it('watches a task from submitted to its terminal status', async () => {
     const runner = createTaskRunner({ agent: createEchoAgent() });
     const task = await runner.submit('a b');

@@ -11,7 +11,7 @@ import { LazyTimeout } from './lazy-timeout.ts';
 import { createMemoryTaskStore } from './memory-task-store.ts';
 import { ProgressWriter } from './progress-writer.ts';
 import { isTerminalStatus, type Task } from './task.ts';
-import type { TaskListOptions, TaskPage, TaskStore } from './task-store.ts';
+import type { TaskListOptions, TaskPage, TaskPatch, TaskStore } from './task-store.ts';
 
 /** Options of {@link createTaskRunner}. */
 export interface TaskRunnerOptions {
@@ -73,6 +73,16 @@ export interface TaskRunner {
   close(): Promise<void>;
 }
 
+/**
+ * The change that ends a run: completed with its output, or failed with the output produced
+ * before the failure (kept, as the progress writes would have).
+ */
+function endPatch(end: TerminalEvent, output: string): TaskPatch {
+  if (end.type === 'done') return { status: 'completed', output: end.output };
+  const error = { code: end.code, message: end.message };
+  return output === '' ? { status: 'failed', error } : { status: 'failed', error, output };
+}
+
 /** Called with a task after each change, then with undefined if the runner closes first. */
 type Watcher = (task: Task | undefined) => void;
 
@@ -94,7 +104,8 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
   const maxConcurrency = options.maxConcurrency ?? 16;
   const queue: string[] = [];
   const running = new Map<string, AbortController>();
-  const watchers = new Map<string, Set<Watcher>>();
+  /** A task's watchers: most tasks have one (their creator's wait), kept without a Set. */
+  const watchers = new Map<string, Watcher | Set<Watcher>>();
   let active = 0;
   let closed = false;
 
@@ -108,14 +119,21 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       if (queued !== -1) queue.splice(queued, 1);
     }
     const watching = watchers.get(task.id);
-    if (watching !== undefined) for (const watcher of watching) watcher(task);
+    if (typeof watching === 'function') watching(task);
+    else if (watching !== undefined) for (const watcher of watching) watcher(task);
   });
 
-  function release(id: string, controller: AbortController): void {
-    if (running.get(id) !== controller) return;
+  /** Frees a run's slot, unless a cancel freed it already; whether this call freed it. */
+  function free(id: string, controller: AbortController): boolean {
+    if (running.get(id) !== controller) return false;
     running.delete(id);
-    controller.abort(new CancellationError('The task was canceled'));
     active -= 1;
+    return true;
+  }
+
+  function release(id: string, controller: AbortController): void {
+    if (!free(id, controller)) return;
+    controller.abort(new CancellationError('The task was canceled'));
     pump();
   }
 
@@ -126,38 +144,8 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       const controller = new AbortController();
       running.set(id, controller);
       // execute never rejects.
-      void execute(id, controller).then(() => {
-        if (running.get(id) === controller) {
-          running.delete(id);
-          active -= 1;
-          pump();
-        }
-      });
+      void execute(id, controller);
     }
-  }
-
-  /** Writes a run's end to its task; nothing once the task was canceled (the signal aborted). */
-  async function settle(
-    id: string,
-    event: TerminalEvent,
-    signal: AbortSignal,
-    progress: ProgressWriter,
-  ): Promise<void> {
-    if (signal.aborted) return;
-    const writing = progress.settle();
-    if (writing !== undefined) await writing;
-    if (event.type === 'done') {
-      await store.update(
-        id,
-        { status: 'completed', output: event.output },
-        { expectedStatus: 'working' },
-      );
-      return;
-    }
-    const error = { code: event.code, message: event.message };
-    // The output produced before the failure is kept, as the progress writes would have.
-    const output = progress.output === '' ? {} : { output: progress.output };
-    await store.update(id, { status: 'failed', error, ...output }, { expectedStatus: 'working' });
   }
 
   function endedWithoutResult(): TerminalEvent {
@@ -178,21 +166,22 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
         },
         signal,
       );
-      await settle(id, end ?? endedWithoutResult(), signal, progress);
+      // Canceled: the task says so already.
+      if (signal.aborted) return;
+      const writing = progress.settle();
+      if (writing !== undefined) await writing;
+      const patch = endPatch(end ?? endedWithoutResult(), progress.output);
+      await store.update(id, patch, { expectedStatus: 'working' });
     } catch (error) {
       if (signal.aborted || isConflict(error)) return;
-      const failure = toAgentPortError(error);
+      const { code, message } = toAgentPortError(error);
       await progress.settle()?.catch(() => undefined);
-      const output = progress.output === '' ? {} : { output: progress.output };
+      const patch = endPatch({ type: 'error', code, message }, progress.output);
       await store
-        .update(
-          id,
-          { status: 'failed', error: { code: failure.code, message: failure.message }, ...output },
-          {
-            expectedStatus: ['submitted', 'working'],
-          },
-        )
+        .update(id, patch, { expectedStatus: ['submitted', 'working'] })
         .catch(() => undefined);
+    } finally {
+      if (free(id, controller)) pump();
     }
   }
 
@@ -202,22 +191,24 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     return task;
   }
 
-  /** Adds a watcher of one task; on a closed runner it is told so at once. */
-  function addWatcher(id: string, watcher: Watcher): () => void {
+  /** Adds a watcher of one task; on a closed runner it is told so at once (and not added). */
+  function addWatcher(id: string, watcher: Watcher): void {
     if (closed) {
       watcher(undefined);
-      return () => undefined;
+      return;
     }
-    let set = watchers.get(id);
-    if (set === undefined) {
-      set = new Set();
-      watchers.set(id, set);
+    const present = watchers.get(id);
+    if (present === undefined) watchers.set(id, watcher);
+    else if (typeof present === 'function') watchers.set(id, new Set([present, watcher]));
+    else present.add(watcher);
+  }
+
+  function removeWatcher(id: string, watcher: Watcher): void {
+    const present = watchers.get(id);
+    if (present === watcher) watchers.delete(id);
+    else if (typeof present === 'object' && present.delete(watcher) && present.size === 0) {
+      watchers.delete(id);
     }
-    set.add(watcher);
-    return () => {
-      set.delete(watcher);
-      if (set.size === 0) watchers.delete(id);
-    };
   }
 
   /**
@@ -263,27 +254,29 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     id: string,
     { signal, timeoutMs }: TaskWaitOptions,
   ): { task: Promise<Task>; stop(): void } {
-    let stop: () => void = () => undefined;
-    const task = new Promise<Task>((resolve, reject) => {
-      const remove = addWatcher(id, (changed) => {
-        if (changed === undefined) void get(id).then(resolve, reject);
-        else if (isTerminalStatus(changed.status)) resolve(changed);
-      });
-      const timer =
-        timeoutMs === undefined
-          ? undefined
-          : new LazyTimeout(timeoutMs, () => void get(id).then(resolve, reject));
-      const onAbort = () => reject(signal?.reason);
-      // Aborted already (while its task was being created): rejects at once.
-      if (signal?.aborted === true) onAbort();
-      else signal?.addEventListener('abort', onAbort, { once: true });
-      stop = () => {
-        remove();
-        timer?.clear();
-        signal?.removeEventListener('abort', onAbort);
-      };
+    let resolve!: (task: Task) => void;
+    let reject!: (reason: unknown) => void;
+    const promise = new Promise<Task>((resolveTask, rejectTask) => {
+      resolve = resolveTask;
+      reject = rejectTask;
     });
-    return { task, stop };
+    const readNow = () => void get(id).then(resolve, reject);
+    const watcher: Watcher = (changed) => {
+      if (changed === undefined) readNow();
+      else if (isTerminalStatus(changed.status)) resolve(changed);
+    };
+    addWatcher(id, watcher);
+    const timer = timeoutMs === undefined ? undefined : new LazyTimeout(timeoutMs, readNow);
+    const onAbort = () => reject(signal?.reason);
+    // Aborted already (while its task was being created): rejects at once.
+    if (signal?.aborted === true) onAbort();
+    else signal?.addEventListener('abort', onAbort);
+    const stop = () => {
+      removeWatcher(id, watcher);
+      timer?.clear();
+      signal?.removeEventListener('abort', onAbort);
+    };
+    return { task: promise, stop };
   }
 
   return {
@@ -335,7 +328,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     },
 
     watch(id, watchOptions = {}) {
-      return watchTask(id, watchOptions.signal, get, addWatcher);
+      return watchTask(id, watchOptions.signal, get, addWatcher, removeWatcher);
     },
 
     async close() {
@@ -352,7 +345,10 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       unsubscribe();
       closed = true;
       for (const [id, controller] of [...running]) release(id, controller);
-      for (const set of [...watchers.values()]) for (const watcher of [...set]) watcher(undefined);
+      for (const watching of [...watchers.values()]) {
+        if (typeof watching === 'function') watching(undefined);
+        else for (const watcher of [...watching]) watcher(undefined);
+      }
     },
   };
 }
@@ -361,16 +357,18 @@ async function* watchTask(
   id: string,
   signal: AbortSignal | undefined,
   get: (id: string) => Promise<Task>,
-  addWatcher: (id: string, watcher: Watcher) => () => void,
+  addWatcher: (id: string, watcher: Watcher) => void,
+  removeWatcher: (id: string, watcher: Watcher) => void,
 ): AsyncGenerator<Task> {
   const pending: Task[] = [];
   let ended = false;
   let wake: (() => void) | undefined;
-  const remove = addWatcher(id, (task) => {
+  const watcher: Watcher = (task) => {
     if (task === undefined) ended = true;
     else pending.push(task);
     wake?.();
-  });
+  };
+  addWatcher(id, watcher);
   const onAbort = () => wake?.();
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
@@ -391,7 +389,7 @@ async function* watchTask(
       yield last;
     }
   } finally {
-    remove();
+    removeWatcher(id, watcher);
     signal?.removeEventListener('abort', onAbort);
   }
 }
