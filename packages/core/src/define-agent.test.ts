@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { sleep } from './abortable.ts';
@@ -321,6 +322,32 @@ describe('defineAgent', () => {
     expect(add).toHaveBeenCalledTimes(1);
     expect(remove).toHaveBeenCalledWith('abort', add.mock.calls[0]?.[1]);
   });
+
+  it('leaves no listener on the signal once a canceled or abandoned stream has ended', async () => {
+    const agent = defineAgent({
+      name: 'slow',
+      async *run() {
+        yield { type: 'text-delta', delta: 'a' };
+        await sleep(50);
+        yield { type: 'text-delta', delta: 'b' };
+      },
+    });
+    const canceled = new AbortController();
+    const events = agent.stream('x', { signal: canceled.signal });
+    await events[Symbol.asyncIterator]().next();
+    setTimeout(() => canceled.abort(), 5);
+    const rest = await collect(events);
+    expect(rest.at(-1)).toMatchObject({ type: 'error', code: 'canceled' });
+    expect(getEventListeners(canceled.signal, 'abort')).toHaveLength(0);
+
+    const abandoned = new AbortController();
+    for await (const event of agent.stream('x', { signal: abandoned.signal })) {
+      expect(event).toMatchObject({ type: 'text-delta' });
+      break;
+    }
+    expect(getEventListeners(abandoned.signal, 'abort')).toHaveLength(0);
+  });
+
   describe('pushed to an observer instead of iterated', () => {
     const PUSH_EVENTS = Symbol.for('agentport.agent-events.push');
     type Pushable = Record<symbol, (observer: unknown) => void>;

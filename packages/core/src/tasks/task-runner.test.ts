@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { sleep } from '../abortable.ts';
 import type { Agent } from '../agent.ts';
@@ -265,6 +266,12 @@ describe('createTaskRunner', () => {
     const pending = runner.wait(task.id, { signal: controller.signal });
     controller.abort(new Error('gone'));
     await expect(pending).rejects.toThrow('gone');
+    // Done waiting, aborted or not: nothing is left listening to the caller's signal.
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    const caller = new AbortController();
+    const echo = createTaskRunner({ agent: createEchoAgent() });
+    await echo.submitAndWait('hi', { signal: caller.signal, timeoutMs: 1000 });
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
     await runner.close();
   });
 
