@@ -23,16 +23,27 @@ describe('parseCompareArgs', () => {
       paths: DEFAULT_COMPARE_PATHS,
       rounds: 6,
       seconds: 2,
+      pairs: 1,
     });
     expect(
-      parseCompareArgs(['--rounds', '9', 'main', '/agents/echo/invoke', '--seconds', '3']),
-    ).toEqual({ ref: 'main', paths: ['/agents/echo/invoke'], rounds: 9, seconds: 3 });
+      parseCompareArgs([
+        '--rounds',
+        '9',
+        'main',
+        '/agents/echo/invoke',
+        '--seconds',
+        '3',
+        '--pairs',
+        '4',
+      ]),
+    ).toEqual({ ref: 'main', paths: ['/agents/echo/invoke'], rounds: 9, seconds: 3, pairs: 4 });
   });
 
   it('refuses a missing ref, a bad number and a stray argument', () => {
     expect(() => parseCompareArgs([])).toThrow('name the git ref');
     expect(() => parseCompareArgs(['main', '--rounds', '0'])).toThrow('positive whole number');
     expect(() => parseCompareArgs(['main', '--seconds'])).toThrow('positive whole number');
+    expect(() => parseCompareArgs(['main', '--pairs', '1.5'])).toThrow('positive whole number');
     expect(() => parseCompareArgs(['main', 'other'])).toThrow("unexpected argument 'other'");
   });
 });

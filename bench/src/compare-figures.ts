@@ -18,6 +18,11 @@ export interface CompareArgs {
   paths: string[];
   rounds: number;
   seconds: number;
+  /**
+   * How many times both gateways are started afresh, each pair running every round: a process's
+   * JIT can leave it a few percent faster or slower than an identical one for its whole life.
+   */
+  pairs: number;
 }
 
 /** The routes compared when none are given: an invoke, a create-and-wait and a 10-event stream. */
@@ -35,13 +40,14 @@ function positiveInteger(flag: string, value: string | undefined): number {
   return number;
 }
 
-/** Parses `<ref> [--rounds N] [--seconds S] [path ...]`; throws a usage error. */
+/** Parses `<ref> [--rounds N] [--seconds S] [--pairs P] [path ...]`; throws a usage error. */
 export function parseCompareArgs(argv: readonly string[]): CompareArgs {
-  const args: CompareArgs = { ref: '', paths: [], rounds: 6, seconds: 2 };
+  const args: CompareArgs = { ref: '', paths: [], rounds: 6, seconds: 2, pairs: 1 };
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index] as string;
     if (arg === '--rounds') args.rounds = positiveInteger(arg, argv[++index]);
     else if (arg === '--seconds') args.seconds = positiveInteger(arg, argv[++index]);
+    else if (arg === '--pairs') args.pairs = positiveInteger(arg, argv[++index]);
     else if (arg.startsWith('/')) args.paths.push(arg);
     else if (args.ref === '' && !arg.startsWith('-')) args.ref = arg;
     else throw new Error(`unexpected argument '${arg}'`);

@@ -1,7 +1,7 @@
-// `pnpm bench:compare <git-ref> [--rounds N] [--seconds S] [path ...]`: this tree's gateway side by
-// side with the gateway of another commit (checked out in a temporary git worktree), both pinned
-// to the server CPU, taking turns under wrk; prints the server CPU per request of each and their
-// ratio, the median of the rounds' ratios. For telling whether a change made a route cheaper on
+// `pnpm bench:compare <git-ref> [--rounds N] [--seconds S] [--pairs P] [path ...]`: this tree's
+// gateway side by side with the gateway of another commit (checked out in a temporary git
+// worktree), both pinned to the server CPU, taking turns under wrk; prints the server CPU per
+// request of each and their ratio, the median of the rounds' ratios (of every pair of processes). For telling whether a change made a route cheaper on
 // this noisy machine, where figures from two separate `pnpm bench` runs are not comparable.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -70,80 +70,91 @@ function bodyFor(path: string): string {
   return JSON.stringify({ input: path.endsWith('/stream') ? STREAM_INPUT : ECHO_INPUT });
 }
 
+/** Loads each route once, failing on an error answer, then warms the server up on it. */
+async function warmUp(
+  server: ServerChild,
+  path: string,
+  wrk: { connections: number; cpus: string | undefined },
+): Promise<void> {
+  const body = bodyFor(path);
+  const agent = new Agent({ keepAlive: false });
+  const once = await post(`${server.url}${path}`, body, agent);
+  agent.destroy();
+  if (once.status < 200 || once.status >= 300) {
+    throw new Error(`${server.url}${path} answered ${once.status}: ${once.text}`);
+  }
+  await runWrk({ url: `${server.url}${path}`, body }, { ...wrk, seconds: 2 });
+}
+
 async function compare(args: CompareArgs): Promise<void> {
   const pinning = hasTaskset() && availableParallelism() >= 2;
   const serverCpus = pinning ? '0' : undefined;
   const loadCpus = pinning ? '1' : undefined;
   if (loadCpus !== undefined) pin(process.pid, loadCpus);
   const tree = checkOut(args.ref);
-  const servers: ServerChild[] = [];
+  const wrk = { connections: 32, cpus: loadCpus };
+  /** Every round of every pair, per route: the ref's side and this tree's. */
+  const runs = new Map(
+    args.paths.map((path) => [path, { base: [] as SideRun[], head: [] as SideRun[] }]),
+  );
+  let servers: ServerChild[] = [];
   try {
-    const base = await startChild('gateway', {
-      cpus: serverCpus,
-      serveScript: join(tree, 'bench/src/serve.ts'),
-    });
-    servers.push(base);
-    const head = await startChild('gateway', { cpus: serverCpus });
-    servers.push(head);
-    const wrk = { connections: 32, cpus: loadCpus };
-    const rows = [
-      [
-        'route',
-        `${args.ref} µs/req`,
-        'this µs/req',
-        'this/ref CPU',
-        `${args.ref} req/s`,
-        'this req/s',
-      ],
-    ];
-    for (const path of args.paths) {
-      const body = bodyFor(path);
-      for (const server of [base, head]) {
-        const agent = new Agent({ keepAlive: false });
-        const once = await post(`${server.url}${path}`, body, agent);
-        agent.destroy();
-        if (once.status < 200 || once.status >= 300) {
-          throw new Error(`${server.url}${path} answered ${once.status}: ${once.text}`);
-        }
-        await runWrk({ url: `${server.url}${path}`, body }, { ...wrk, seconds: 2 });
-      }
-      const runs = new Map<ServerChild, SideRun[]>([
-        [base, []],
-        [head, []],
-      ]);
-      for (let round = 0; round < args.rounds; round += 1) {
-        for (const server of round % 2 === 0 ? [base, head] : [head, base]) {
-          const before = cpuMs(server.pid);
-          const run = await runWrk(
-            { url: `${server.url}${path}`, body },
-            {
-              ...wrk,
-              seconds: args.seconds,
-            },
-          );
-          if (run.errors > 0) throw new Error(`${run.errors} requests to ${path} failed`);
-          runs.get(server)?.push({
-            cpuUsPerRequest: ((cpuMs(server.pid) - before) * 1000) / run.requests,
-            requestsPerSecond: run.requestsPerSecond,
-          });
+    for (let pair = 0; pair < args.pairs; pair += 1) {
+      const base = await startChild('gateway', {
+        cpus: serverCpus,
+        serveScript: join(tree, 'bench/src/serve.ts'),
+      });
+      servers = [base];
+      const head = await startChild('gateway', { cpus: serverCpus });
+      servers.push(head);
+      for (const path of args.paths) {
+        for (const server of servers) await warmUp(server, path, wrk);
+        const route = runs.get(path) as { base: SideRun[]; head: SideRun[] };
+        for (let round = 0; round < args.rounds; round += 1) {
+          for (const server of round % 2 === 0 ? [base, head] : [head, base]) {
+            const before = cpuMs(server.pid);
+            const run = await runWrk(
+              { url: `${server.url}${path}`, body: bodyFor(path) },
+              { ...wrk, seconds: args.seconds },
+            );
+            if (run.errors > 0) throw new Error(`${run.errors} requests to ${path} failed`);
+            (server === base ? route.base : route.head).push({
+              cpuUsPerRequest: ((cpuMs(server.pid) - before) * 1000) / run.requests,
+              requestsPerSecond: run.requestsPerSecond,
+            });
+          }
         }
       }
-      const figures = compareRounds(runs.get(base) ?? [], runs.get(head) ?? []);
-      log(`${path}: this/ref CPU ${figures.cpuRatio.toFixed(3)}`);
-      rows.push([
-        path,
-        formatNumber(figures.base.cpuUsPerRequest, 1),
-        formatNumber(figures.head.cpuUsPerRequest, 1),
-        `${figures.cpuRatio.toFixed(3)}x`,
-        formatNumber(figures.base.requestsPerSecond),
-        formatNumber(figures.head.requestsPerSecond),
-      ]);
+      await Promise.all(servers.map((server) => server.stop()));
+      servers = [];
+      if (args.pairs > 1) log(`pair ${pair + 1} of ${args.pairs} done`);
     }
-    process.stdout.write(`${textTable(rows)}\n`);
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
     removeTree(tree);
   }
+  const rows = [
+    [
+      'route',
+      `${args.ref} µs/req`,
+      'this µs/req',
+      'this/ref CPU',
+      `${args.ref} req/s`,
+      'this req/s',
+    ],
+  ];
+  for (const [path, route] of runs) {
+    const figures = compareRounds(route.base, route.head);
+    rows.push([
+      path,
+      formatNumber(figures.base.cpuUsPerRequest, 1),
+      formatNumber(figures.head.cpuUsPerRequest, 1),
+      `${figures.cpuRatio.toFixed(3)}x`,
+      formatNumber(figures.base.requestsPerSecond),
+      formatNumber(figures.head.requestsPerSecond),
+    ]);
+  }
+  process.stdout.write(`${textTable(rows)}\n`);
 }
 
 if (import.meta.main) {
@@ -152,7 +163,7 @@ if (import.meta.main) {
     args = parseCompareArgs(process.argv.slice(2));
   } catch (error) {
     process.stderr.write(
-      `${(error as Error).message}\nusage: pnpm bench:compare <git-ref> [--rounds N] [--seconds S] [path ...]\n`,
+      `${(error as Error).message}\nusage: pnpm bench:compare <git-ref> [--rounds N] [--seconds S] [--pairs P] [path ...]\n`,
     );
     process.exit(2);
   }
