@@ -57,6 +57,32 @@ describe('createGateway', () => {
     });
   });
 
+  it('names the missing agent on every surface, and keeps not_found for a served agent', async () => {
+    const missing: Array<[string, RequestInit]> = [
+      ['/agents/nobody/tasks', { method: 'POST', headers: json, body: '{"input":"x"}' }],
+      ['/agents/nobody/tasks/some-id', {}],
+      ['/agents/nobody/tasks/some-id/cancel', { method: 'POST' }],
+      ['/agents/nobody/.well-known/agent.json', {}],
+      ['/agents/nobody/invoke', { method: 'POST', headers: json, body: '{"input":"x"}' }],
+      ['/a2a/nobody/jsonrpc', { method: 'POST', headers: json, body: '{}' }],
+      ['/a2a/nobody/.well-known/agent-card.json', {}],
+    ];
+    for (const [path, init] of missing) {
+      const response = await app.request(path, init);
+      expect(response.status, path).toBe(404);
+      expect(await response.json(), path).toEqual({
+        error: { code: 'agent_not_found', message: "Agent 'nobody' not found" },
+      });
+    }
+    for (const path of ['/agents/echo/tasks/a/b/c', '/a2a/echo/nothing-here']) {
+      const response = await app.request(path);
+      expect(response.status, path).toBe(404);
+      expect(await response.json(), path).toEqual({
+        error: { code: 'not_found', message: `No route for ${path}` },
+      });
+    }
+  });
+
   it('serves REST/SSE invoke and stream next to the A2A routes of the same agent', async () => {
     const invoked = await app.request('/agents/assistant/invoke', {
       method: 'POST',

@@ -10,6 +10,7 @@ import {
   jsonErrorHandler,
   jsonNotFoundHandler,
   methodNotAllowed,
+  RouteNotFoundError,
   ShuttingDownError,
 } from '@agentport/rest-sse';
 import { Hono } from 'hono';
@@ -88,6 +89,15 @@ export function documentedRoutes(
     ]),
   ];
 }
+
+/** The A2A paths of one agent (hand-rolled under `/agents/{name}`, SDK under `/a2a/{name}`). */
+const UNSERVED_AGENT_ROUTES = [
+  '/agents/:name/tasks',
+  '/agents/:name/tasks/*',
+  '/agents/:name/.well-known/*',
+  '/a2a/:name',
+  '/a2a/:name/*',
+];
 
 /** The URLs of one agent on every surface, relative to the gateway's base URL. */
 export function agentUrls(base: string, name: string, isDefault: boolean) {
@@ -224,6 +234,16 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.route('/', (a2aHttp.get(defaultAgent) as A2AHttpServer).app);
   for (const [name, server] of a2aHttp) app.route(`/agents/${name}`, server.app);
   for (const [name, server] of a2aSdk) app.route(`/a2a/${name}`, server.app);
+  // A2A paths under a name no mount took: `agent_not_found` naming the agent when there is none
+  // by that name (not the rest-sse catch-all reading the whole path as one), else `not_found`.
+  for (const path of UNSERVED_AGENT_ROUTES) {
+    app.all(path, (context) => {
+      const name = context.req.param('name') ?? '';
+      return errorResponse(
+        byName.has(name) ? new RouteNotFoundError(context.req.path) : new AgentNotFoundError(name),
+      );
+    });
+  }
   app.route('/agents', rest.app);
   app.route('/compat', compat);
 
