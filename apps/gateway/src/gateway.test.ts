@@ -64,6 +64,7 @@ describe('createGateway', () => {
       ['/agents/nobody/tasks/some-id/cancel', { method: 'POST' }],
       ['/agents/nobody/.well-known/agent.json', {}],
       ['/agents/nobody/invoke', { method: 'POST', headers: json, body: '{"input":"x"}' }],
+      ['/agents/nobody/anything/else', {}],
       ['/a2a/nobody/jsonrpc', { method: 'POST', headers: json, body: '{}' }],
       ['/a2a/nobody/.well-known/agent-card.json', {}],
     ];
@@ -74,13 +75,20 @@ describe('createGateway', () => {
         error: { code: 'agent_not_found', message: "Agent 'nobody' not found" },
       });
     }
-    for (const path of ['/agents/echo/tasks/a/b/c', '/a2a/echo/nothing-here']) {
+    for (const path of ['/agents/echo/tasks/a/b/c', '/agents/echo/whatever', '/a2a/echo/nope']) {
       const response = await app.request(path);
       expect(response.status, path).toBe(404);
       expect(await response.json(), path).toEqual({
         error: { code: 'not_found', message: `No route for ${path}` },
       });
     }
+  });
+
+  it('still answers a wrong method on a served agent with 405 and Allow', async () => {
+    const response = await app.request('/agents/echo/invoke');
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+    expect(await app.request('/agents/echo')).toHaveProperty('status', 200);
   });
 
   it('serves REST/SSE invoke and stream next to the A2A routes of the same agent', async () => {

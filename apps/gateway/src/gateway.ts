@@ -90,15 +90,6 @@ export function documentedRoutes(
   ];
 }
 
-/** The A2A paths of one agent (hand-rolled under `/agents/{name}`, SDK under `/a2a/{name}`). */
-const UNSERVED_AGENT_ROUTES = [
-  '/agents/:name/tasks',
-  '/agents/:name/tasks/*',
-  '/agents/:name/.well-known/*',
-  '/a2a/:name',
-  '/a2a/:name/*',
-];
-
 /** The URLs of one agent on every surface, relative to the gateway's base URL. */
 export function agentUrls(base: string, name: string, isDefault: boolean) {
   return {
@@ -234,15 +225,19 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.route('/', (a2aHttp.get(defaultAgent) as A2AHttpServer).app);
   for (const [name, server] of a2aHttp) app.route(`/agents/${name}`, server.app);
   for (const [name, server] of a2aSdk) app.route(`/a2a/${name}`, server.app);
-  // A2A paths under a name no mount took: `agent_not_found` naming the agent when there is none
-  // by that name (not the rest-sse catch-all reading the whole path as one), else `not_found`.
-  for (const path of UNSERVED_AGENT_ROUTES) {
-    app.all(path, (context) => {
-      const name = context.req.param('name') ?? '';
-      return errorResponse(
-        byName.has(name) ? new RouteNotFoundError(context.req.path) : new AgentNotFoundError(name),
-      );
-    });
+  // Paths under an agent name no mount took. The gateway's names are flat: an unknown one is named
+  // in `agent_not_found`, an unknown path under a served one is `not_found` (rest-sse alone reads
+  // the whole path as a nested name). A served agent's invoke and stream go on to rest-sse.
+  const unserved = (path: string, name: string) =>
+    errorResponse(byName.has(name) ? new RouteNotFoundError(path) : new AgentNotFoundError(name));
+  app.all('/agents/:name/:tail{.+}', (context, next) => {
+    const name = context.req.param('name');
+    const tail = context.req.param('tail');
+    if (byName.has(name) && (tail === 'invoke' || tail === 'stream')) return next();
+    return unserved(context.req.path, name);
+  });
+  for (const path of ['/a2a/:name', '/a2a/:name/*']) {
+    app.all(path, (context) => unserved(context.req.path, context.req.param('name') ?? ''));
   }
   app.route('/agents', rest.app);
   app.route('/compat', compat);
