@@ -29,7 +29,8 @@ interface PushedEvents {
   }) => void;
 }
 
-function endedWithoutResult(agentName: string): AgentFailureError {
+/** The failure of a run whose events ended without a `done` or `error` event. */
+export function endedWithoutResult(agentName: string): AgentFailureError {
   return new AgentFailureError({
     agentName,
     message: `Agent '${agentName}' ended without a result`,

@@ -1,6 +1,6 @@
 import type { Agent, AgentRunOptions } from './agent.ts';
 import type { AgentEvent } from './agent-event.ts';
-import { errorFromEvent, rememberFailure } from './agent-output.ts';
+import { endedWithoutResult, errorFromEvent, rememberFailure } from './agent-output.ts';
 import type { AgentProgressEvent, AgentRunContext, AgentRunFunction } from './define-agent.ts';
 import { AgentFailureError } from './errors/agent-failure-error.ts';
 import { AgentNotFoundError } from './errors/agent-not-found-error.ts';
@@ -347,8 +347,5 @@ async function* forward(
     if (event.type === 'error') throw errorFromEvent(event, agentName);
     yield event;
   }
-  throw new AgentFailureError({
-    agentName,
-    message: `Agent '${agentName}' ended without a result`,
-  });
+  throw endedWithoutResult(agentName);
 }

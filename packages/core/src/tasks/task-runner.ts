@@ -1,5 +1,5 @@
 import type { Agent } from '../agent.ts';
-import { type TerminalEvent, terminalEventOf } from '../agent-output.ts';
+import { endedWithoutResult, type TerminalEvent, terminalEventOf } from '../agent-output.ts';
 import { AgentPortError } from '../errors/agentport-error.ts';
 import { CancellationError } from '../errors/cancellation-error.ts';
 import { InvalidInputError } from '../errors/invalid-input-error.ts';
@@ -148,11 +148,6 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     }
   }
 
-  function endedWithoutResult(): TerminalEvent {
-    const message = `Agent '${agent.name}' ended without a result`;
-    return { type: 'error', code: 'agent_failure', message };
-  }
-
   async function execute(id: string, controller: AbortController): Promise<void> {
     const { signal } = controller;
     const progress = new ProgressWriter(store, id);
@@ -168,9 +163,10 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       );
       // Canceled: the task says so already.
       if (signal.aborted) return;
+      if (end === undefined) throw endedWithoutResult(agent.name);
       const writing = progress.settle();
       if (writing !== undefined) await writing;
-      const patch = endPatch(end ?? endedWithoutResult(), progress.output);
+      const patch = endPatch(end, progress.output);
       await store.update(id, patch, { expectedStatus: 'working' });
     } catch (error) {
       if (signal.aborted || isConflict(error)) return;
