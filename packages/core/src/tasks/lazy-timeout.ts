@@ -1,14 +1,5 @@
 import { afterMicrotasks } from '../after-microtasks.ts';
 
-/** Timeouts started in the current run of microtasks, armed together once it is over. */
-let starting: LazyTimeout[] = [];
-
-function armStarting(): void {
-  const timeouts = starting;
-  starting = [];
-  for (const timeout of timeouts) timeout.arm();
-}
-
 /**
  * A timeout whose timer is set only if it is still on once the microtasks running when it was
  * started have run (see {@link afterMicrotasks}). A wait for a fast agent ends within them, and a
@@ -24,7 +15,7 @@ export class LazyTimeout {
   constructor(ms: number, callback: () => void) {
     this.#ms = ms;
     this.#callback = callback;
-    if (starting.push(this) === 1) afterMicrotasks(armStarting);
+    afterMicrotasks(() => this.arm());
   }
 
   /** Sets the timer (once), unless cleared. */

@@ -3,21 +3,12 @@ import type { TaskStore } from './task-store.ts';
 
 /**
  * Writes a working task's growing output to the store at most once per run of microtasks (see
- * `afterMicrotasks`): deltas an agent yields in one go become one write, and every writer with a
- * write due shares one scheduled callback (most runs end before it and never write progress at
- * all). `settle` drops the pending write (the final update carries the whole output) and waits
- * for one already under way, so writes stay in order.
+ * `afterMicrotasks`, whose callbacks due at once share one scheduled call): deltas an agent
+ * yields in one go become one write (most runs end before it and never write progress at all).
+ * `settle` drops the pending write (the final update carries the whole output) and waits for one
+ * already under way, so writes stay in order.
  */
 export class ProgressWriter {
-  /** The writers with a write due once the current microtasks have run. */
-  static #due: ProgressWriter[] = [];
-
-  static #flushDue(): void {
-    const due = ProgressWriter.#due;
-    ProgressWriter.#due = [];
-    for (const writer of due) writer.#flush();
-  }
-
   readonly #store: TaskStore;
   readonly #id: string;
   #output = '';
@@ -44,7 +35,7 @@ export class ProgressWriter {
     this.#output += delta;
     if (this.#scheduled) return;
     this.#scheduled = true;
-    if (ProgressWriter.#due.push(this) === 1) afterMicrotasks(() => ProgressWriter.#flushDue());
+    afterMicrotasks(() => this.#flush());
   }
 
   #flush(): void {
