@@ -1,8 +1,9 @@
 // `pnpm bench:compare <git-ref> [--rounds N] [--seconds S] [--pairs P] [path ...]`: this tree's
 // gateway side by side with the gateway of another commit (checked out in a temporary git
 // worktree), both pinned to the server CPU, taking turns under wrk; prints the server CPU per
-// request of each and their ratio, the median of the rounds' ratios (of every pair of processes). For telling whether a change made a route cheaper on
-// this noisy machine, where figures from two separate `pnpm bench` runs are not comparable.
+// request of each and their ratio, the median of the rounds' ratios (of every pair of
+// processes). For telling whether a change made a route cheaper on this noisy machine, where
+// figures from two separate `pnpm bench` runs are not comparable.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
@@ -74,9 +75,9 @@ function bodyFor(path: string): string {
 async function warmUp(
   server: ServerChild,
   path: string,
+  body: string,
   wrk: { connections: number; cpus: string | undefined },
 ): Promise<void> {
-  const body = bodyFor(path);
   const agent = new Agent({ keepAlive: false });
   const once = await post(`${server.url}${path}`, body, agent);
   agent.destroy();
@@ -108,13 +109,14 @@ async function compare(args: CompareArgs): Promise<void> {
       const head = await startChild('gateway', { cpus: serverCpus });
       servers.push(head);
       for (const path of args.paths) {
-        for (const server of servers) await warmUp(server, path, wrk);
+        const body = bodyFor(path);
+        for (const server of servers) await warmUp(server, path, body, wrk);
         const route = runs.get(path) as { base: SideRun[]; head: SideRun[] };
         for (let round = 0; round < args.rounds; round += 1) {
           for (const server of round % 2 === 0 ? [base, head] : [head, base]) {
             const before = cpuMs(server.pid);
             const run = await runWrk(
-              { url: `${server.url}${path}`, body: bodyFor(path) },
+              { url: `${server.url}${path}`, body },
               { ...wrk, seconds: args.seconds },
             );
             if (run.errors > 0) throw new Error(`${run.errors} requests to ${path} failed`);

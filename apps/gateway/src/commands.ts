@@ -37,7 +37,7 @@ export async function serve(
       hostname,
       signal: controller.signal,
       shutdownTimeoutMs: config.shutdownTimeoutMs ?? 10_000,
-      // REST invoke calls are answered on Node's request and response, without Hono.
+      // Invokes, streams and task creates are answered on Node's own request and response.
       handleNode: (request, response) => gateway?.handleNode(request, response) ?? false,
       onListen: ({ url, port: boundPort }) => {
         const local = /^http:\/\/(?:0\.0\.0\.0|\[::\])/.test(url)
