@@ -308,10 +308,9 @@ describe('defineAgent', () => {
     await expect(agent.invoke('21')).resolves.toBe('destructured 42 0');
   });
 
-  it('stops listening to the signal once the stream has ended', async () => {
+  it('never listens to the signal for a run that ends within the microtasks it started in', async () => {
     const controller = new AbortController();
     const add = vi.spyOn(controller.signal, 'addEventListener');
-    const remove = vi.spyOn(controller.signal, 'removeEventListener');
     const agent = defineAgent({
       name: 'tidy',
       async *run() {
@@ -319,8 +318,42 @@ describe('defineAgent', () => {
       },
     });
     await agent.invoke('x', { signal: controller.signal });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(add).not.toHaveBeenCalled();
+  });
+
+  it('listens to the signal while a run outlives its first microtasks, and stops once it ended', async () => {
+    const controller = new AbortController();
+    const add = vi.spyOn(controller.signal, 'addEventListener');
+    const remove = vi.spyOn(controller.signal, 'removeEventListener');
+    const agent = defineAgent({
+      name: 'patient',
+      async *run() {
+        await sleep(5);
+        yield { type: 'text-delta', delta: 'a' };
+      },
+    });
+    await agent.invoke('x', { signal: controller.signal });
     expect(add).toHaveBeenCalledTimes(1);
     expect(remove).toHaveBeenCalledWith('abort', add.mock.calls[0]?.[1]);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('ends with a canceled error when the signal aborts before it listens to it', async () => {
+    const controller = new AbortController();
+    const agent = defineAgent({
+      name: 'stuck',
+      async *run() {
+        yield { type: 'text-delta', delta: 'a' };
+        await new Promise(() => {});
+      },
+    });
+    const events = agent.stream('x', { signal: controller.signal })[Symbol.asyncIterator]();
+    await events.next();
+    const pending = events.next();
+    // Still within the microtasks the run started in: nothing listens to the signal yet.
+    controller.abort();
+    await expect(pending).resolves.toMatchObject({ value: { type: 'error', code: 'canceled' } });
   });
 
   it('leaves no listener on the signal once a canceled or abandoned stream has ended', async () => {

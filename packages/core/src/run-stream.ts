@@ -7,6 +7,7 @@ import { AgentNotFoundError } from './errors/agent-not-found-error.ts';
 import { AgentPortError } from './errors/agentport-error.ts';
 import { CancellationError } from './errors/cancellation-error.ts';
 import { InvalidInputError } from './errors/invalid-input-error.ts';
+import { LazyAbortListener } from './lazy-abort-listener.ts';
 import type { Tool } from './tool.ts';
 
 // One run of a `defineAgent` agent: its context and its event stream (see define-agent.ts).
@@ -161,6 +162,7 @@ export class RunStream implements AsyncIterableIterator<AgentEvent> {
   readonly #onStep = this.#step.bind(this);
   readonly #onError = this.#error.bind(this);
   readonly #onAbort = this.#abort.bind(this);
+  #abortListener: LazyAbortListener | undefined;
 
   constructor(definition: Definition, input: string, options: AgentRunOptions) {
     this.#definition = definition;
@@ -265,7 +267,9 @@ export class RunStream implements AsyncIterableIterator<AgentEvent> {
     const definition = this.#definition;
     const context = new RunContext(definition, this.#signal, this.#metadata);
     this.#iterator = definition.run(this.#input, context);
-    this.#signal.addEventListener('abort', this.#onAbort, { once: true });
+    if (this.#signal !== neverAborted) {
+      this.#abortListener = new LazyAbortListener(this.#signal, this.#onAbort);
+    }
   }
 
   #step(step: IteratorResult<AgentProgressEvent, unknown>): void {
@@ -325,7 +329,7 @@ export class RunStream implements AsyncIterableIterator<AgentEvent> {
   /** Closes the run (its finally blocks run); never waits on a run that ignores its signal. */
   #finish(): Promise<IteratorResult<AgentEvent>> {
     this.#phase = FINISHED;
-    this.#signal.removeEventListener('abort', this.#onAbort);
+    this.#abortListener?.stop();
     const iterator = this.#iterator;
     if (iterator === undefined) return finished();
     let closing: Promise<unknown>;

@@ -1,5 +1,5 @@
 import { getEventListeners } from 'node:events';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { sleep } from '../abortable.ts';
 import type { Agent } from '../agent.ts';
 import { createEchoAgent } from '../agents/echo.ts';
@@ -272,6 +272,26 @@ describe('createTaskRunner', () => {
     const echo = createTaskRunner({ agent: createEchoAgent() });
     await echo.submitAndWait('hi', { signal: caller.signal, timeoutMs: 1000 });
     expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+    await runner.close();
+  });
+
+  it("listens to a caller's signal only while a wait outlives its first microtasks", async () => {
+    // A task that ends within them: the caller's signal is never touched.
+    const caller = new AbortController();
+    const add = vi.spyOn(caller.signal, 'addEventListener');
+    const echo = createTaskRunner({ agent: createEchoAgent() });
+    const done = await echo.submitAndWait('hi', { signal: caller.signal, timeoutMs: 1000 });
+    expect(done.status).toBe('completed');
+    await sleep(1);
+    expect(add).not.toHaveBeenCalled();
+    // Aborted after the wait began but before it listened: the task is canceled all the same.
+    const runner = createTaskRunner({ agent: gatedAgent().agent });
+    const soon = new AbortController();
+    const waited = runner.submitAndWait('x', { signal: soon.signal, timeoutMs: 60_000 });
+    for (let hop = 0; hop < 10; hop += 1) await Promise.resolve();
+    soon.abort();
+    await expect(waited).resolves.toMatchObject({ status: 'canceled' });
+    expect(getEventListeners(soon.signal, 'abort')).toHaveLength(0);
     await runner.close();
   });
 

@@ -6,6 +6,7 @@ import { InvalidInputError } from '../errors/invalid-input-error.ts';
 import { TaskNotCancelableError } from '../errors/task-not-cancelable-error.ts';
 import { TaskNotFoundError } from '../errors/task-not-found-error.ts';
 import { toAgentPortError } from '../errors/to-agentport-error.ts';
+import { LazyAbortListener } from '../lazy-abort-listener.ts';
 import { randomUuid } from '../random-uuid.ts';
 import { LazyTimeout } from './lazy-timeout.ts';
 import { createMemoryTaskStore } from './memory-task-store.ts';
@@ -264,13 +265,14 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     addWatcher(id, watcher);
     const timer = timeoutMs === undefined ? undefined : new LazyTimeout(timeoutMs, readNow);
     const onAbort = () => reject(signal?.reason);
+    let listening: LazyAbortListener | undefined;
     // Aborted already (while its task was being created): rejects at once.
     if (signal?.aborted === true) onAbort();
-    else signal?.addEventListener('abort', onAbort);
+    else if (signal !== undefined) listening = new LazyAbortListener(signal, onAbort);
     const stop = () => {
       removeWatcher(id, watcher);
       timer?.clear();
-      signal?.removeEventListener('abort', onAbort);
+      listening?.stop();
     };
     return { task: promise, stop };
   }
