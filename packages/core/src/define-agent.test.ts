@@ -240,6 +240,35 @@ describe('defineAgent', () => {
     }
     expect(closed).toBe(true);
   });
+
+  it('does not close again a run that returned or threw by itself', async () => {
+    // A run as a hand-made iterator, to see whether return() is called on it.
+    const closes: string[] = [];
+    const runOf = (outcome: 'return' | 'throw') =>
+      function run(): AsyncGenerator<never, string> {
+        const iterator = {
+          next: () =>
+            outcome === 'return'
+              ? Promise.resolve({ done: true as const, value: 'fine' })
+              : Promise.reject(new Error('broke')),
+          return: () => {
+            closes.push(outcome);
+            return Promise.resolve({ done: true as const, value: '' });
+          },
+          throw: (error: unknown) => Promise.reject(error),
+          [Symbol.asyncIterator]: () => iterator,
+        };
+        return iterator as unknown as AsyncGenerator<never, string>;
+      };
+    const returning = defineAgent({ name: 'returning', run: runOf('return') });
+    await expect(returning.invoke('x')).resolves.toBe('fine');
+    expect(await collect(returning.stream('x'))).toEqual([{ type: 'done', output: 'fine' }]);
+    const throwing = defineAgent({ name: 'throwing', run: runOf('throw') });
+    await expect(throwing.invoke('x')).rejects.toThrow();
+    expect((await collect(throwing.stream('x'))).at(-1)).toMatchObject({ type: 'error' });
+    expect(closes).toEqual([]);
+  });
+
   it('answers a next() asked before the previous one settled, in order', async () => {
     const agent = defineAgent({
       name: 'eager',

@@ -277,6 +277,8 @@ export class RunStream implements AsyncIterableIterator<AgentEvent> {
     this.#runPending = false;
     if (step.done === true) {
       this.#phase = ENDING;
+      // The run has returned: nothing is left to close.
+      this.#iterator = undefined;
       const output = typeof step.value === 'string' ? step.value : this.#text;
       this.#settle({ done: false, value: { type: 'done', output } });
       return;
@@ -289,6 +291,8 @@ export class RunStream implements AsyncIterableIterator<AgentEvent> {
   #error(error: unknown): void {
     if (this.#phase !== PULLING) return;
     this.#runPending = false;
+    // The run has thrown: nothing is left to close.
+    this.#iterator = undefined;
     this.#settle(this.#fail(error));
   }
 
@@ -311,8 +315,13 @@ export class RunStream implements AsyncIterableIterator<AgentEvent> {
       this.#advance();
       return;
     }
+    const closing = this.#close();
+    if (closing === undefined) {
+      observer.complete();
+      return;
+    }
     const complete = () => observer.complete();
-    this.#finish().then(complete, complete);
+    closing.then(complete, complete);
   }
 
   /** The final `error` event for a failure; the stream ends after it. */
@@ -326,19 +335,29 @@ export class RunStream implements AsyncIterableIterator<AgentEvent> {
     return { done: false, value: event };
   }
 
-  /** Closes the run (its finally blocks run); never waits on a run that ignores its signal. */
-  #finish(): Promise<IteratorResult<AgentEvent>> {
+  /**
+   * Ends the stream and closes its run (its finally blocks run): resolves once they have run, or
+   * is undefined when there is nothing to wait for (the run ended by itself, or is busy with a
+   * step and must not be waited on: a run may ignore its signal).
+   */
+  #close(): Promise<unknown> | undefined {
     this.#phase = FINISHED;
     this.#abortListener?.stop();
     const iterator = this.#iterator;
-    if (iterator === undefined) return finished();
-    let closing: Promise<unknown>;
+    if (iterator === undefined) return undefined;
+    this.#iterator = undefined;
+    let closing: Promise<unknown> | undefined;
     try {
       closing = iterator.return(undefined).catch(() => undefined);
     } catch {
-      closing = Promise.resolve();
+      closing = undefined;
     }
-    return this.#runPending ? finished() : closing.then(finished);
+    return this.#runPending ? undefined : closing;
+  }
+
+  #finish(): Promise<IteratorResult<AgentEvent>> {
+    const closing = this.#close();
+    return closing === undefined ? finished() : closing.then(finished);
   }
 }
 

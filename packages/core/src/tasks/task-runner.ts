@@ -230,9 +230,13 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     }
   }
 
-  async function create(input: string, metadata: Record<string, unknown> = {}): Promise<Task> {
+  // Not async: the store's own promise is handed on (an async function returning a promise
+  // adds a promise and three microtask turns to every create).
+  function create(input: string, metadata: Record<string, unknown> = {}): Promise<Task> {
     if (typeof input !== 'string' || input.length === 0) {
-      throw new InvalidInputError('input must be a non-empty string', { field: 'input' });
+      return Promise.reject(
+        new InvalidInputError('input must be a non-empty string', { field: 'input' }),
+      );
     }
     return store.create({ id: randomUuid(), agentName: agent.name, input, metadata });
   }
