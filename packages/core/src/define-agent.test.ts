@@ -348,6 +348,11 @@ describe('defineAgent', () => {
     });
     await agent.invoke('x', { signal: controller.signal });
     await new Promise((resolve) => setImmediate(resolve));
+    // Nor when started from a process.nextTick callback, as a request's `end` handler runs.
+    await new Promise((resolve) => {
+      process.nextTick(() => resolve(agent.invoke('x', { signal: controller.signal })));
+    });
+    await new Promise((resolve) => setImmediate(resolve));
     expect(add).not.toHaveBeenCalled();
   });
 
