@@ -40,6 +40,17 @@ describe('createMemoryTaskStore', () => {
     const task = await store.create(newTask('t1'));
     expect(Object.isFrozen(task)).toBe(true);
     expect(Object.isFrozen(task.metadata)).toBe(true);
+    // Its own copy: the caller's object can change afterwards without changing the task.
+    const given = { trace: 'a' };
+    const copied = await store.create({ ...newTask('t2'), metadata: given });
+    given.trace = 'b';
+    expect(copied.metadata).toEqual({ trace: 'a' });
+    // Tasks without metadata share one frozen empty object (one object less kept per task).
+    const bare = await store.create({ ...newTask('t3'), metadata: {} });
+    const other = await store.create({ ...newTask('t4'), metadata: {} });
+    expect(bare.metadata).toEqual({});
+    expect(Object.isFrozen(bare.metadata)).toBe(true);
+    expect(bare.metadata).toBe(other.metadata);
   });
 
   it('applies an update only while the task is in the expected status', async () => {

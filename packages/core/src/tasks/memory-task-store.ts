@@ -1,4 +1,3 @@
-import Queue from 'yocto-queue';
 import { InvalidInputError } from '../errors/invalid-input-error.ts';
 import { TaskConflictError } from '../errors/task-conflict-error.ts';
 import { TaskNotFoundError } from '../errors/task-not-found-error.ts';
@@ -26,9 +25,31 @@ export interface MemoryTaskStoreOptions {
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 100;
 
+/**
+ * A stored task. Finished entries also form the eviction queue themselves (oldest first, linked
+ * by `next`): a task kept for an hour under load is one of thousands that survive V8's young
+ * generation, and every object kept per task costs every scavenge a copy (item 34 of
+ * BENCHMARKS.md).
+ */
 interface Entry {
   task: Task;
-  sequence: number;
+  readonly sequence: number;
+  /**
+   * When the task finished (a task finishes once), in milliseconds since the store was made (a
+   * small integer, kept in the entry itself where a clock reading would be a boxed number), or
+   * -1 while it runs.
+   */
+  finishedAt: number;
+  /** The next task to finish after this one. */
+  next: Entry | undefined;
+}
+
+/** The metadata of every task created without any: one frozen object, not one per task. */
+const NO_METADATA: Readonly<Record<string, unknown>> = Object.freeze({});
+
+function hasOwnKeys(object: Record<string, unknown>): boolean {
+  for (const key in object) if (Object.hasOwn(object, key)) return true;
+  return false;
 }
 
 function encodeCursor(sequence: number): string {
@@ -68,6 +89,7 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
   const maxTasks = options.maxTasks ?? 10_000;
   const ttlMs = options.ttlMs ?? 3_600_000;
   const now = options.now ?? Date.now;
+  const madeAt = now();
   // Tasks change many times a millisecond under load; toISOString is a measurable cost per change.
   let stampedAt = Number.NaN;
   let stamp = '';
@@ -80,10 +102,11 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
   };
   const entries = new Map<string, Entry>();
   /**
-   * Finished tasks in the order they finished (a task finishes once), oldest first. A linked
-   * queue: a Map used as one keeps its deleted entries as holes that every eviction walks again.
+   * Finished tasks in the order they finished, oldest first, linked through their entries (a Map
+   * used as a queue keeps its deleted entries as holes that every eviction walks again).
    */
-  const finished = new Queue<{ id: string; at: number }>();
+  let oldestFinished: Entry | undefined;
+  let newestFinished: Entry | undefined;
   const listeners = new Set<TaskListener>();
   let sequence = 0;
 
@@ -99,13 +122,22 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
 
   function evict(at: number): number {
     let removed = 0;
-    for (let next = finished.peek(); next !== undefined; next = finished.peek()) {
-      if (next.at + ttlMs > at && entries.size < maxTasks) break;
-      finished.dequeue();
-      entries.delete(next.id);
+    for (let oldest = oldestFinished; oldest !== undefined; oldest = oldestFinished) {
+      if (madeAt + oldest.finishedAt + ttlMs > at && entries.size < maxTasks) break;
+      oldestFinished = oldest.next;
+      oldest.next = undefined;
+      if (oldestFinished === undefined) newestFinished = undefined;
+      entries.delete(oldest.task.id);
       removed += 1;
     }
     return removed;
+  }
+
+  function enqueueFinished(entry: Entry, at: number): void {
+    entry.finishedAt = at - madeAt;
+    if (newestFinished === undefined) oldestFinished = entry;
+    else newestFinished.next = entry;
+    newestFinished = entry;
   }
 
   return {
@@ -121,12 +153,12 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
         agentName: input.agentName,
         status: 'submitted',
         input: input.input,
-        metadata: Object.freeze({ ...input.metadata }),
+        metadata: hasOwnKeys(input.metadata) ? Object.freeze({ ...input.metadata }) : NO_METADATA,
         createdAt: timestamp,
         updatedAt: timestamp,
       });
       sequence += 1;
-      entries.set(task.id, { task, sequence });
+      entries.set(task.id, { task, sequence, finishedAt: -1, next: undefined });
       notify(task);
       return task;
     },
@@ -158,7 +190,7 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
       });
       entry.task = task;
       if (isTerminalStatus(task.status) && !isTerminalStatus(current.status)) {
-        finished.enqueue({ id, at });
+        enqueueFinished(entry, at);
       }
       notify(task);
       return task;
