@@ -1,7 +1,7 @@
 import { InvalidInputError } from '../errors/invalid-input-error.ts';
 import { TaskConflictError } from '../errors/task-conflict-error.ts';
 import { TaskNotFoundError } from '../errors/task-not-found-error.ts';
-import { assertTransition, isTerminalStatus, type Task } from './task.ts';
+import { assertTransition, hasOwnKeys, isTerminalStatus, type Task } from './task.ts';
 import type {
   NewTask,
   TaskListener,
@@ -46,11 +46,6 @@ interface Entry {
 
 /** The metadata of every task created without any: one frozen object, not one per task. */
 const NO_METADATA: Readonly<Record<string, unknown>> = Object.freeze({});
-
-function hasOwnKeys(object: Record<string, unknown>): boolean {
-  for (const key in object) if (Object.hasOwn(object, key)) return true;
-  return false;
-}
 
 function encodeCursor(sequence: number): string {
   return btoa(`seq:${sequence}`).replace(/=+$/, '');

@@ -129,6 +129,24 @@ describe('createTaskRunner', () => {
     expect((await runner.list()).tasks).toHaveLength(1);
   });
 
+  it("hands the agent its own copy of the task's metadata, empty or not", async () => {
+    const seen: Record<string, unknown>[] = [];
+    const agent = defineAgent({
+      name: 'curious',
+      async *run(_input, { metadata }) {
+        // The run's copy is its own to change; the stored task is not affected.
+        metadata.touched = true;
+        seen.push({ ...metadata });
+      },
+    });
+    const runner = createTaskRunner({ agent });
+    const tagged = await runner.submitAndWait('x', { metadata: { requestId: 'r3' } });
+    const bare = await runner.submitAndWait('y');
+    expect(seen).toEqual([{ requestId: 'r3', touched: true }, { touched: true }]);
+    expect(tagged.metadata).toEqual({ requestId: 'r3' });
+    expect(bare.metadata).toEqual({});
+  });
+
   it('refuses empty input', async () => {
     const runner = createTaskRunner({ agent: createEchoAgent() });
     await expect(runner.submit('')).rejects.toMatchObject({ code: 'invalid_input' });

@@ -11,8 +11,14 @@ import { randomUuid } from '../random-uuid.ts';
 import { LazyTimeout } from './lazy-timeout.ts';
 import { createMemoryTaskStore } from './memory-task-store.ts';
 import { ProgressWriter } from './progress-writer.ts';
-import { isTerminalStatus, type Task } from './task.ts';
-import type { TaskListOptions, TaskPage, TaskPatch, TaskStore } from './task-store.ts';
+import { hasOwnKeys, isTerminalStatus, type Task } from './task.ts';
+import type {
+  TaskListOptions,
+  TaskPage,
+  TaskPatch,
+  TaskStore,
+  TaskUpdateOptions,
+} from './task-store.ts';
 
 /** Options of {@link createTaskRunner}. */
 export interface TaskRunnerOptions {
@@ -84,6 +90,11 @@ function endPatch(end: TerminalEvent, output: string): TaskPatch {
   return output === '' ? { status: 'failed', error } : { status: 'failed', error, output };
 }
 
+// The writes every run makes, made once (the store does not keep or change them).
+const START: TaskPatch = Object.freeze({ status: 'working' });
+const FROM_SUBMITTED: TaskUpdateOptions = Object.freeze({ expectedStatus: 'submitted' });
+const FROM_WORKING: TaskUpdateOptions = Object.freeze({ expectedStatus: 'working' });
+
 /** Called with a task after each change, then with undefined if the runner closes first. */
 type Watcher = (task: Task | undefined) => void;
 
@@ -153,8 +164,12 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     const { signal } = controller;
     const progress = new ProgressWriter(store, id);
     try {
-      const task = await store.update(id, { status: 'working' }, { expectedStatus: 'submitted' });
-      const events = agent.stream(task.input, { signal, metadata: { ...task.metadata } });
+      const task = await store.update(id, START, FROM_SUBMITTED);
+      // The agent gets its own copy of the metadata; without any, the run makes one if asked.
+      const events = agent.stream(
+        task.input,
+        hasOwnKeys(task.metadata) ? { signal, metadata: { ...task.metadata } } : { signal },
+      );
       const end = await terminalEventOf(
         events,
         (event) => {
@@ -168,7 +183,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       const writing = progress.settle();
       if (writing !== undefined) await writing;
       const patch = endPatch(end, progress.output);
-      await store.update(id, patch, { expectedStatus: 'working' });
+      await store.update(id, patch, FROM_WORKING);
     } catch (error) {
       if (signal.aborted || isConflict(error)) return;
       const { code, message } = toAgentPortError(error);

@@ -51,3 +51,9 @@ export function canTransition(from: TaskStatus, to: TaskStatus): boolean {
 export function assertTransition(from: TaskStatus, to: TaskStatus): void {
   if (!canTransition(from, to)) throw new InvalidTransitionError(from, to);
 }
+
+/** Whether an object (task metadata, say) has any own enumerable key. Internal to core. */
+export function hasOwnKeys(object: Readonly<Record<string, unknown>>): boolean {
+  for (const key in object) if (Object.hasOwn(object, key)) return true;
+  return false;
+}
