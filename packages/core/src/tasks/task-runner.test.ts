@@ -137,6 +137,7 @@ describe('createTaskRunner', () => {
         // The run's copy is its own to change; the stored task is not affected.
         metadata.touched = true;
         seen.push({ ...metadata });
+        yield { type: 'text-delta', delta: 'seen' };
       },
     });
     const runner = createTaskRunner({ agent });
