@@ -19,6 +19,7 @@ import type {
   TaskStore,
   TaskUpdateOptions,
 } from './task-store.ts';
+import { type Watcher, watchTask } from './watch-task.ts';
 
 /** Options of {@link createTaskRunner}. */
 export interface TaskRunnerOptions {
@@ -94,9 +95,6 @@ function endPatch(end: TerminalEvent, output: string): TaskPatch {
 const START: TaskPatch = Object.freeze({ status: 'working' });
 const FROM_SUBMITTED: TaskUpdateOptions = Object.freeze({ expectedStatus: 'submitted' });
 const FROM_WORKING: TaskUpdateOptions = Object.freeze({ expectedStatus: 'working' });
-
-/** Called with a task after each change, then with undefined if the runner closes first. */
-type Watcher = (task: Task | undefined) => void;
 
 function isConflict(error: unknown): boolean {
   return AgentPortError.isInstance(error) && error.code === 'task_conflict';
@@ -368,45 +366,4 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       }
     },
   };
-}
-
-async function* watchTask(
-  id: string,
-  signal: AbortSignal | undefined,
-  get: (id: string) => Promise<Task>,
-  addWatcher: (id: string, watcher: Watcher) => void,
-  removeWatcher: (id: string, watcher: Watcher) => void,
-): AsyncGenerator<Task> {
-  const pending: Task[] = [];
-  let ended = false;
-  let wake: (() => void) | undefined;
-  const watcher: Watcher = (task) => {
-    if (task === undefined) ended = true;
-    else pending.push(task);
-    wake?.();
-  };
-  addWatcher(id, watcher);
-  const onAbort = () => wake?.();
-  signal?.addEventListener('abort', onAbort, { once: true });
-  try {
-    let last = await get(id);
-    yield last;
-    while (!isTerminalStatus(last.status) && !signal?.aborted) {
-      const next = pending.shift();
-      if (next === undefined) {
-        if (ended) break;
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-        wake = undefined;
-        continue;
-      }
-      if (next === last || next.updatedAt < last.updatedAt) continue;
-      last = next;
-      yield last;
-    }
-  } finally {
-    removeWatcher(id, watcher);
-    signal?.removeEventListener('abort', onAbort);
-  }
 }

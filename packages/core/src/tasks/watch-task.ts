@@ -1,0 +1,50 @@
+import { isTerminalStatus, type Task } from './task.ts';
+
+/** Called with a task after each change, then with undefined if the runner closes first. */
+export type Watcher = (task: Task | undefined) => void;
+
+/**
+ * A task runner's `watch`: yields the task now and after every change its watcher hears of, until
+ * it is terminal, `signal` aborts or the runner closes (the watcher is called with undefined).
+ * Changes that arrive out of order (an older `updatedAt`) are skipped.
+ */
+export async function* watchTask(
+  id: string,
+  signal: AbortSignal | undefined,
+  get: (id: string) => Promise<Task>,
+  addWatcher: (id: string, watcher: Watcher) => void,
+  removeWatcher: (id: string, watcher: Watcher) => void,
+): AsyncGenerator<Task> {
+  const pending: Task[] = [];
+  let ended = false;
+  let wake: (() => void) | undefined;
+  const watcher: Watcher = (task) => {
+    if (task === undefined) ended = true;
+    else pending.push(task);
+    wake?.();
+  };
+  addWatcher(id, watcher);
+  const onAbort = () => wake?.();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    let last = await get(id);
+    yield last;
+    while (!isTerminalStatus(last.status) && !signal?.aborted) {
+      const next = pending.shift();
+      if (next === undefined) {
+        if (ended) break;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = undefined;
+        continue;
+      }
+      if (next === last || next.updatedAt < last.updatedAt) continue;
+      last = next;
+      yield last;
+    }
+  } finally {
+    removeWatcher(id, watcher);
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
