@@ -161,7 +161,6 @@ export class RunStream implements AsyncIterableIterator<AgentEvent> {
   // smaller than the wrapper an EventTarget makes around a listener object).
   readonly #onStep = this.#step.bind(this);
   readonly #onError = this.#error.bind(this);
-  readonly #onAbort = this.#abort.bind(this);
   #abortListener: LazyAbortListener | undefined;
 
   constructor(definition: Definition, input: string, options: AgentRunOptions) {
@@ -268,7 +267,8 @@ export class RunStream implements AsyncIterableIterator<AgentEvent> {
     const context = new RunContext(definition, this.#signal, this.#metadata);
     this.#iterator = definition.run(this.#input, context);
     if (this.#signal !== neverAborted) {
-      this.#abortListener = new LazyAbortListener(this.#signal, this.#onAbort);
+      // Bound here: a run without a signal needs no abort callback at all.
+      this.#abortListener = new LazyAbortListener(this.#signal, this.#abort.bind(this));
     }
   }
 
