@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { createMemoryTaskStore } from './memory-task-store.ts';
 import type { Task } from './task.ts';
@@ -51,6 +53,46 @@ describe('createMemoryTaskStore', () => {
     expect(bare.metadata).toEqual({});
     expect(Object.isFrozen(bare.metadata)).toBe(true);
     expect(bare.metadata).toBe(other.metadata);
+  });
+
+  it('keeps none of the tasks it hands out: a stored task is one object of its own', async () => {
+    setFlagsFromString('--expose-gc');
+    const collectGarbage = runInNewContext('gc') as () => void;
+    const store = createMemoryTaskStore();
+    const handedOut: WeakRef<Task>[] = [];
+    await (async () => {
+      handedOut.push(new WeakRef(await store.create(newTask('t1'))));
+      handedOut.push(
+        new WeakRef(
+          await store.update('t1', { status: 'working' }, { expectedStatus: 'submitted' }),
+        ),
+      );
+      handedOut.push(
+        new WeakRef(
+          await store.update(
+            't1',
+            { status: 'failed', error: { code: 'x', message: 'y' } },
+            {
+              expectedStatus: 'working',
+            },
+          ),
+        ),
+      );
+      handedOut.push(new WeakRef((await store.get('t1')) as Task));
+    })();
+    // A WeakRef holds its target until the job that made it ends.
+    await new Promise((resolve) => setImmediate(resolve));
+    collectGarbage();
+    expect(handedOut.map((ref) => ref.deref())).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    const kept = await store.get('t1');
+    expect(kept).toMatchObject({ status: 'failed', error: { code: 'x', message: 'y' } });
+    expect(Object.isFrozen(kept)).toBe(true);
+    expect(kept).not.toHaveProperty('output');
   });
 
   it('applies an update only while the task is in the expected status', async () => {

@@ -1,7 +1,14 @@
 import { InvalidInputError } from '../errors/invalid-input-error.ts';
 import { TaskConflictError } from '../errors/task-conflict-error.ts';
 import { TaskNotFoundError } from '../errors/task-not-found-error.ts';
-import { assertTransition, hasOwnKeys, isTerminalStatus, type Task } from './task.ts';
+import {
+  assertTransition,
+  hasOwnKeys,
+  isTerminalStatus,
+  type Task,
+  type TaskError,
+  type TaskStatus,
+} from './task.ts';
 import type {
   NewTask,
   TaskListener,
@@ -26,13 +33,22 @@ const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 100;
 
 /**
- * A stored task. Finished entries also form the eviction queue themselves (oldest first, linked
- * by `next`): a task kept for an hour under load is one of thousands that survive V8's young
- * generation, and every object kept per task costs every scavenge a copy (item 34 of
- * BENCHMARKS.md).
+ * A stored task, kept as one object: the tasks the store hands out are frozen snapshots of it,
+ * which die young, where a kept `Task` would be a second object per stored task. Finished
+ * entries also form the eviction queue themselves (oldest first, linked by `next`). A task kept
+ * for an hour under load is one of thousands that survive V8's young generation, and every
+ * object kept per task costs every scavenge a copy (items 34 and 35 of BENCHMARKS.md).
  */
 interface Entry {
-  task: Task;
+  readonly id: string;
+  readonly agentName: string;
+  status: TaskStatus;
+  readonly input: string;
+  output: string | undefined;
+  error: TaskError | undefined;
+  readonly metadata: Readonly<Record<string, unknown>>;
+  readonly createdAt: string;
+  updatedAt: string;
   readonly sequence: number;
   /**
    * When the task finished (a task finishes once), in milliseconds since the store was made (a
@@ -42,6 +58,29 @@ interface Entry {
   finishedAt: number;
   /** The next task to finish after this one. */
   next: Entry | undefined;
+}
+
+/** The task an entry stands for, frozen (object literals of fixed shapes, not spreads). */
+function snapshot(entry: Entry): Task {
+  const { id, agentName, status, input, output, error, metadata, createdAt, updatedAt } = entry;
+  if (error !== undefined) {
+    return output === undefined
+      ? Object.freeze({ id, agentName, status, input, metadata, createdAt, updatedAt, error })
+      : Object.freeze({
+          id,
+          agentName,
+          status,
+          input,
+          metadata,
+          createdAt,
+          updatedAt,
+          output,
+          error,
+        });
+  }
+  return output === undefined
+    ? Object.freeze({ id, agentName, status, input, metadata, createdAt, updatedAt })
+    : Object.freeze({ id, agentName, status, input, metadata, createdAt, updatedAt, output });
 }
 
 /** The metadata of every task created without any: one frozen object, not one per task. */
@@ -122,7 +161,7 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
       oldestFinished = oldest.next;
       oldest.next = undefined;
       if (oldestFinished === undefined) newestFinished = undefined;
-      entries.delete(oldest.task.id);
+      entries.delete(oldest.id);
       removed += 1;
     }
     return removed;
@@ -143,50 +182,49 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
         throw new InvalidInputError(`Task '${input.id}' already exists`, { field: 'id' });
       }
       const timestamp = isoAt(at);
-      const task: Task = Object.freeze({
+      sequence += 1;
+      const entry: Entry = {
         id: input.id,
         agentName: input.agentName,
         status: 'submitted',
         input: input.input,
+        output: undefined,
+        error: undefined,
         metadata: hasOwnKeys(input.metadata) ? Object.freeze({ ...input.metadata }) : NO_METADATA,
         createdAt: timestamp,
         updatedAt: timestamp,
-      });
-      sequence += 1;
-      entries.set(task.id, { task, sequence, finishedAt: -1, next: undefined });
+        sequence,
+        finishedAt: -1,
+        next: undefined,
+      };
+      entries.set(entry.id, entry);
+      const task = snapshot(entry);
       notify(task);
       return task;
     },
 
     async get(id) {
-      return entries.get(id)?.task;
+      const entry = entries.get(id);
+      return entry === undefined ? undefined : snapshot(entry);
     },
 
     async update(id: string, patch: TaskPatch, updateOptions: TaskUpdateOptions) {
       const entry = entries.get(id);
       if (entry === undefined) throw new TaskNotFoundError(id);
-      const current = entry.task;
+      const current = entry.status;
       const expected = updateOptions.expectedStatus;
-      if (
-        typeof expected === 'string'
-          ? current.status !== expected
-          : !expected.includes(current.status)
-      ) {
-        throw new TaskConflictError(id, current.status);
+      if (typeof expected === 'string' ? current !== expected : !expected.includes(current)) {
+        throw new TaskConflictError(id, current);
       }
-      if (patch.status !== undefined && patch.status !== current.status) {
-        assertTransition(current.status, patch.status);
-      }
+      const { status, output, error } = patch;
+      if (status !== undefined && status !== current) assertTransition(current, status);
       const at = now();
-      const task: Task = Object.freeze({
-        ...current,
-        ...patch,
-        updatedAt: isoAt(at),
-      });
-      entry.task = task;
-      if (isTerminalStatus(task.status) && !isTerminalStatus(current.status)) {
-        enqueueFinished(entry, at);
-      }
+      if (status !== undefined) entry.status = status;
+      if (output !== undefined) entry.output = output;
+      if (error !== undefined) entry.error = error;
+      entry.updatedAt = isoAt(at);
+      if (isTerminalStatus(entry.status) && !isTerminalStatus(current)) enqueueFinished(entry, at);
+      const task = snapshot(entry);
       notify(task);
       return task;
     },
@@ -203,14 +241,14 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
       for (let index = all.length - 1; index >= 0; index -= 1) {
         const entry = all[index] as Entry;
         if (entry.sequence >= before) continue;
-        if (listOptions.status !== undefined && entry.task.status !== listOptions.status) continue;
-        if (listOptions.agentName !== undefined && entry.task.agentName !== listOptions.agentName) {
+        if (listOptions.status !== undefined && entry.status !== listOptions.status) continue;
+        if (listOptions.agentName !== undefined && entry.agentName !== listOptions.agentName) {
           continue;
         }
         if (tasks.length === limit) {
           return { tasks, nextCursor: encodeCursor((last as Entry).sequence) };
         }
-        tasks.push(entry.task);
+        tasks.push(snapshot(entry));
         last = entry;
       }
       return { tasks };
