@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AgentCard, Role, TaskState } from '@a2a-js/sdk';
@@ -29,7 +30,8 @@ function sse(event: string, id: number, data: unknown): string {
 
 /**
  * The ceiling: a hand-written node:http server. `POST /invoke` parses `{input}` and answers
- * `{output}`; `POST /stream` streams the input back word by word as SSE (text deltas, then done);
+ * `{output}`; `POST /tasks` answers as `POST /tasks?wait` does for a task completed at once
+ * (nothing stored); `POST /stream` streams the input back word by word as SSE (text deltas, then done);
  * `POST /idle` sends one event and then nothing for a minute.
  */
 function rawHandler(request: IncomingMessage, response: ServerResponse): void {
@@ -41,6 +43,23 @@ function rawHandler(request: IncomingMessage, response: ServerResponse): void {
       } catch {
         response.writeHead(400, { 'content-type': 'application/json' });
         response.end('{"error":"invalid JSON"}');
+        return;
+      }
+      if (request.url === '/tasks') {
+        // The answer of POST /tasks?wait for a task that completed at once (201, Location, the
+        // task), with nothing stored: what the route's answer alone costs.
+        const id = randomUUID();
+        const at = new Date().toISOString();
+        const task = { id, agentName: 'echo', status: 'completed', input, metadata: {} };
+        const body = JSON.stringify({
+          task: { ...task, createdAt: at, updatedAt: at, output: input },
+        });
+        response.writeHead(201, {
+          'content-type': 'application/json',
+          location: `/tasks/${id}`,
+          'content-length': Buffer.byteLength(body),
+        });
+        response.end(body);
         return;
       }
       if (request.url === '/invoke') {

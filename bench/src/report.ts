@@ -39,6 +39,7 @@ const LOAD_ROWS: [scenario: string, key: string, label: string, anchor: string][
     'send-message/sdk-express',
   ],
   ['3. POST /tasks?wait', 'invoke/raw', 'raw node:http (ceiling)', ''],
+  ['', 'tasks/raw', 'raw node:http answering a task, nothing stored', 'invoke/raw'],
   ['', 'tasks-wait/gateway', 'gateway /agents/echo/tasks?wait=10', 'invoke/raw'],
   ['4. SSE 10-event streams', 'sse/raw', 'raw node:http SSE', ''],
   ['', 'sse/gateway', 'gateway /agents/echo/stream', 'sse/raw'],

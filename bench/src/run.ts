@@ -132,6 +132,7 @@ try {
     subject('invoke/raw', raw, '/invoke', echoBody, echoed),
     subject('invoke/hono', hono, '/invoke', echoBody, echoed),
     subject('invoke/gateway', gateway, '/agents/echo/invoke', echoBody, echoed),
+    subject('tasks/raw', raw, '/tasks', echoBody, taskDone),
     subject('tasks-wait/gateway', gateway, '/agents/echo/tasks?wait=10', echoBody, taskDone),
   ]);
   await measureTogether('2. SendMessage, Task', [
