@@ -13,9 +13,9 @@ const codes = new Array<number>(36);
 
 /**
  * A random (version 4) UUID, as `crypto.randomUUID()` draws it (from the same CSPRNG, thousands
- * at a time), built as one flat string: Node concatenates its UUIDs, a rope of some twenty pieces that
- * the first hash, header check or socket write of the id must flatten (~1 µs of a create-and-wait
- * on a task id used as a map key, written in JSON and in `Location`).
+ * at a time), built as one flat string: Node concatenates its UUIDs, a rope of some twenty pieces
+ * that the first hash, header check or socket write of the id must flatten (~1 µs of a
+ * create-and-wait on a task id used as a map key, written in JSON and in `Location`).
  *
  * @example
  * const id = randomUuid(); // '3fee0992-501b-40ad-8a27-ba7cf4d70adc'

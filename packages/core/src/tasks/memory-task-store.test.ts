@@ -60,37 +60,24 @@ describe('createMemoryTaskStore', () => {
     const collectGarbage = runInNewContext('gc') as () => void;
     const store = createMemoryTaskStore();
     const handedOut: WeakRef<Task>[] = [];
+    const failure = { status: 'failed', error: { code: 'x', message: 'y' } } as const;
     await (async () => {
       handedOut.push(new WeakRef(await store.create(newTask('t1'))));
-      handedOut.push(
-        new WeakRef(
-          await store.update('t1', { status: 'working' }, { expectedStatus: 'submitted' }),
-        ),
+      const working = await store.update(
+        't1',
+        { status: 'working' },
+        { expectedStatus: 'submitted' },
       );
-      handedOut.push(
-        new WeakRef(
-          await store.update(
-            't1',
-            { status: 'failed', error: { code: 'x', message: 'y' } },
-            {
-              expectedStatus: 'working',
-            },
-          ),
-        ),
-      );
+      handedOut.push(new WeakRef(working));
+      handedOut.push(new WeakRef(await store.update('t1', failure, { expectedStatus: 'working' })));
       handedOut.push(new WeakRef((await store.get('t1')) as Task));
     })();
     // A WeakRef holds its target until the job that made it ends.
     await new Promise((resolve) => setImmediate(resolve));
     collectGarbage();
-    expect(handedOut.map((ref) => ref.deref())).toEqual([
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-    ]);
+    expect(handedOut.every((ref) => ref.deref() === undefined)).toBe(true);
     const kept = await store.get('t1');
-    expect(kept).toMatchObject({ status: 'failed', error: { code: 'x', message: 'y' } });
+    expect(kept).toMatchObject(failure);
     expect(Object.isFrozen(kept)).toBe(true);
     expect(kept).not.toHaveProperty('output');
   });
