@@ -50,9 +50,17 @@ function rawHandler(request: IncomingMessage, response: ServerResponse): void {
         // task), with nothing stored: what the route's answer alone costs.
         const id = randomUUID();
         const at = new Date().toISOString();
-        const task = { id, agentName: 'echo', status: 'completed', input, metadata: {} };
         const body = JSON.stringify({
-          task: { ...task, createdAt: at, updatedAt: at, output: input },
+          task: {
+            id,
+            agentName: 'echo',
+            status: 'completed',
+            input,
+            metadata: {},
+            createdAt: at,
+            updatedAt: at,
+            output: input,
+          },
         });
         response.writeHead(201, {
           'content-type': 'application/json',

@@ -6,12 +6,10 @@
 // figures from two separate `pnpm bench` runs are not comparable.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { Agent } from 'node:http';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pin, type ServerChild, startChild } from './child.ts';
-import { post } from './client.ts';
 import {
   type CompareArgs,
   compareRounds,
@@ -19,7 +17,8 @@ import {
   parseCompareArgs,
   type SideRun,
 } from './compare-figures.ts';
-import { hasTaskset } from './environment.ts';
+import { splitCpus } from './environment.ts';
+import { checkAndWarmUp, succeeded } from './measure.ts';
 import { ECHO_INPUT, STREAM_INPUT } from './scenarios.ts';
 import { formatNumber, textTable } from './table.ts';
 import { hasWrk, runWrk } from './wrk.ts';
@@ -71,26 +70,8 @@ function bodyFor(path: string): string {
   return JSON.stringify({ input: path.endsWith('/stream') ? STREAM_INPUT : ECHO_INPUT });
 }
 
-/** Loads each route once, failing on an error answer, then warms the server up on it. */
-async function warmUp(
-  server: ServerChild,
-  path: string,
-  body: string,
-  wrk: { connections: number; cpus: string | undefined },
-): Promise<void> {
-  const agent = new Agent({ keepAlive: false });
-  const once = await post(`${server.url}${path}`, body, agent);
-  agent.destroy();
-  if (once.status < 200 || once.status >= 300) {
-    throw new Error(`${server.url}${path} answered ${once.status}: ${once.text}`);
-  }
-  await runWrk({ url: `${server.url}${path}`, body }, { ...wrk, seconds: 2 });
-}
-
 async function compare(args: CompareArgs): Promise<void> {
-  const pinning = hasTaskset() && availableParallelism() >= 2;
-  const serverCpus = pinning ? '0' : undefined;
-  const loadCpus = pinning ? '1' : undefined;
+  const { serverCpus, loadCpus } = splitCpus();
   if (loadCpus !== undefined) pin(process.pid, loadCpus);
   const tree = checkOut(args.ref);
   const wrk = { connections: 32, cpus: loadCpus };
@@ -110,7 +91,9 @@ async function compare(args: CompareArgs): Promise<void> {
       servers.push(head);
       for (const path of args.paths) {
         const body = bodyFor(path);
-        for (const server of servers) await warmUp(server, path, body, wrk);
+        for (const server of servers) {
+          await checkAndWarmUp({ url: `${server.url}${path}`, body }, succeeded, wrk, 2);
+        }
         const route = runs.get(path) as { base: SideRun[]; head: SideRun[] };
         for (let round = 0; round < args.rounds; round += 1) {
           for (const server of round % 2 === 0 ? [base, head] : [head, base]) {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpus, totalmem } from 'node:os';
+import { availableParallelism, cpus, totalmem } from 'node:os';
 
 /** The machine the figures come from. */
 export interface Machine {
@@ -49,4 +49,20 @@ export function hasTaskset(): boolean {
   } catch {
     return false;
   }
+}
+
+/** Where the servers and the load generator run: CPU lists for `taskset`, or undefined. */
+export interface CpuSplit {
+  serverCpus: string | undefined;
+  loadCpus: string | undefined;
+}
+
+/**
+ * The servers on the first CPU and the load generator on the others, when `taskset` can pin and
+ * there are two CPUs or more; nothing pinned otherwise.
+ */
+export function splitCpus(): CpuSplit {
+  const count = availableParallelism();
+  if (count < 2 || !hasTaskset()) return { serverCpus: undefined, loadCpus: undefined };
+  return { serverCpus: '0', loadCpus: count === 2 ? '1' : `1-${count - 1}` };
 }

@@ -30,28 +30,50 @@ export interface LoadSubject {
   check: (status: number, text: string) => boolean;
 }
 
+/** Whether an HTTP status is a success (2xx). */
+export const succeeded = (status: number): boolean => status >= 200 && status < 300;
+
+/** wrk's connections and CPUs, as every load of a bench uses them. */
+export interface WrkLoad {
+  connections: number;
+  cpus: string | undefined;
+}
+
 /**
- * Loads several subjects side by side: each is first sent one request whose answer is checked
- * (so a wrong route or an error is never measured) and warmed up, then the subjects take turns,
- * one wrk run each per round, in an order reversed every round, so a slow spell of the machine
- * falls on all of them rather than on whichever ran then. Every figure is the median of its runs;
+ * Sends `request` once, failing unless its answer passes `check` (so a wrong route or an error is
+ * never measured), then warms the server up on it with wrk for `seconds`.
+ */
+export async function checkAndWarmUp(
+  request: WrkRequest,
+  check: LoadSubject['check'],
+  wrk: WrkLoad,
+  seconds: number,
+): Promise<void> {
+  const agent = new Agent({ keepAlive: false });
+  const once = await post(request.url, request.body.replaceAll('{{n}}', 'check'), agent, {
+    ...request.headers,
+  });
+  agent.destroy();
+  if (!check(once.status, once.text)) {
+    throw new Error(`unexpected answer from ${request.url}: ${once.status} ${once.text}`);
+  }
+  await runWrk(request, { ...wrk, seconds });
+}
+
+/**
+ * Loads several subjects side by side: each is first checked and warmed up (see
+ * {@link checkAndWarmUp}), then the subjects take turns, one wrk run each per round, in an order
+ * reversed every round, so a slow spell of the machine falls on all of them rather than on
+ * whichever ran then. Every figure is the median of its runs;
  * fails when any run saw an error (non-2xx, socket error or timeout).
  */
 export async function loadInterleaved(
   subjects: readonly LoadSubject[],
   settings: LoadSettings,
 ): Promise<Record<string, LoadFigures>> {
-  const wrk = { connections: settings.connections, cpus: settings.loadCpus };
+  const wrk: WrkLoad = { connections: settings.connections, cpus: settings.loadCpus };
   for (const { request, check } of subjects) {
-    const agent = new Agent({ keepAlive: false });
-    const once = await post(request.url, request.body.replaceAll('{{n}}', 'check'), agent, {
-      ...request.headers,
-    });
-    agent.destroy();
-    if (!check(once.status, once.text)) {
-      throw new Error(`unexpected answer from ${request.url}: ${once.status} ${once.text}`);
-    }
-    await runWrk(request, { ...wrk, seconds: settings.warmupSeconds });
+    await checkAndWarmUp(request, check, wrk, settings.warmupSeconds);
   }
   const runs = new Map(subjects.map((subject) => [subject.key, [] as WrkResult[]]));
   for (let index = 0; index < settings.runs; index += 1) {

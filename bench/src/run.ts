@@ -3,15 +3,14 @@
 // BENCHMARKS.md. Flags: --quick (short runs, for trying it out), --no-write (leave BENCHMARKS.md),
 // --profile (write `--cpu-prof` profiles of every server into bench/profiles).
 import { mkdirSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createRemoteAgent } from '@agentport/a2a-http';
 import { createRemoteSdkAgent } from '@agentport/a2a-sdk';
 import { createEchoAgent } from '@agentport/core/agents';
 import { pin, type ServerChild, startChild } from './child.ts';
 import { firstEventMedians, interleavedMedians, openIdleStreams } from './client.ts';
-import { describeMachine, hasTaskset } from './environment.ts';
-import { type LoadSettings, type LoadSubject, loadInterleaved } from './measure.ts';
+import { describeMachine, splitCpus } from './environment.ts';
+import { type LoadSettings, type LoadSubject, loadInterleaved, succeeded } from './measure.ts';
 import { type Results, renderReport, writeReport } from './report.ts';
 import {
   A2A_HEADERS,
@@ -38,10 +37,7 @@ if (!hasWrk()) {
 }
 
 const started = performance.now();
-const pinning = hasTaskset() && availableParallelism() >= 2;
-const lastCore = availableParallelism() - 1;
-const serverCpus = pinning ? '0' : undefined;
-const loadCpus = pinning ? (lastCore === 1 ? '1' : `1-${lastCore}`) : undefined;
+const { serverCpus, loadCpus } = splitCpus();
 if (loadCpus !== undefined) pin(process.pid, loadCpus);
 const settings: LoadSettings = {
   warmupSeconds: quick ? 1 : 2,
@@ -57,13 +53,12 @@ if (profileDirectory !== undefined) mkdirSync(profileDirectory, { recursive: tru
 
 const results: Results = { load: {}, firstEventMs: {}, heapPerIdleStream: {}, remote: {} };
 const json = { 'content-type': 'application/json' };
-const ok = (status: number) => status >= 200 && status < 300;
-const echoed = (status: number, text: string) => ok(status) && text.includes(ECHO_INPUT);
-const tenEvents = (status: number, text: string) => ok(status) && countEvents(text) === 10;
+const echoed = (status: number, text: string) => succeeded(status) && text.includes(ECHO_INPUT);
+const tenEvents = (status: number, text: string) => succeeded(status) && countEvents(text) === 10;
 const agentMessage = (status: number, text: string) =>
   echoed(status, text) && text.includes('ROLE_AGENT') && !text.includes('"task"');
 const completedTask = (status: number, text: string) =>
-  ok(status) && text.includes('TASK_STATE_COMPLETED') && text.includes(ECHO_INPUT);
+  succeeded(status) && text.includes('TASK_STATE_COMPLETED') && text.includes(ECHO_INPUT);
 
 function log(message: string): void {
   const seconds = ((performance.now() - started) / 1000).toFixed(0).padStart(4);
@@ -241,7 +236,8 @@ const machine = describeMachine();
 const report = renderReport(results, {
   machine,
   settings,
-  pinned: pinning ? `server on CPU ${serverCpus}, load on CPU ${loadCpus}` : 'not pinned',
+  pinned:
+    loadCpus === undefined ? 'not pinned' : `server on CPU ${serverCpus}, load on CPU ${loadCpus}`,
   idleStreams: IDLE_STREAMS,
   seconds: (performance.now() - started) / 1000,
 });
