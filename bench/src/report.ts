@@ -27,6 +27,7 @@ type Rows = string[][];
 
 const LOAD_ROWS: [scenario: string, key: string, label: string, anchor: string][] = [
   ['1. REST invoke', 'invoke/raw', 'raw node:http (ceiling)', 'invoke/raw'],
+  ['', 'invoke/raw-together', 'raw node:http, answers written together (for scale)', 'invoke/raw'],
   ['', 'invoke/hono', 'bare Hono app', 'invoke/raw'],
   ['', 'invoke/gateway', 'gateway POST /agents/echo/invoke', 'invoke/raw'],
   ['2. A2A SendMessage, Task', 'send-task/sdk-express', '@a2a-js/sdk on Express 5', ''],

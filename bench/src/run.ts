@@ -125,6 +125,7 @@ try {
   const taskDone: Check = (status, text) => echoed(status, text) && text.includes('"completed"');
   await measureTogether('1 and 3. REST invoke and POST /tasks?wait', [
     subject('invoke/raw', raw, '/invoke', echoBody, echoed),
+    subject('invoke/raw-together', raw, '/invoke-together', echoBody, echoed),
     subject('invoke/hono', hono, '/invoke', echoBody, echoed),
     subject('invoke/gateway', gateway, '/agents/echo/invoke', echoBody, echoed),
     subject('tasks/raw', raw, '/tasks', echoBody, taskDone),
