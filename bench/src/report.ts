@@ -21,6 +21,8 @@ export interface RunInfo {
   pinned: string;
   idleStreams: number;
   seconds: number;
+  /** Time the hypervisor took from each CPU over the run (`describeSteal`); empty if unknown. */
+  steal: string;
 }
 
 type Rows = string[][];
@@ -143,6 +145,9 @@ function header(info: RunInfo): string[] {
     `Node ${machine.node}; ${machine.wrk}; ${machine.date}; ${info.pinned}`,
     `Load: wrk, 1 thread, ${settings.connections} connections, 127.0.0.1; warm-up ${settings.warmupSeconds} s,` +
       ` then the median of ${settings.runs} runs of ${settings.seconds} s; total ${formatNumber(info.seconds, 0)} s`,
+    ...(info.steal === ''
+      ? []
+      : [`CPU time taken by the host (steal) during the run: ${info.steal}`]),
   ];
 }
 

@@ -9,7 +9,7 @@ import { createRemoteSdkAgent } from '@agentport/a2a-sdk';
 import { createEchoAgent } from '@agentport/core/agents';
 import { pin, type ServerChild, startChild } from './child.ts';
 import { firstEventMedians, interleavedMedians, openIdleStreams } from './client.ts';
-import { describeMachine, splitCpus } from './environment.ts';
+import { describeMachine, describeSteal, readCpuTicks, splitCpus } from './environment.ts';
 import { type LoadSettings, type LoadSubject, loadInterleaved, succeeded } from './measure.ts';
 import { type Results, renderReport, writeReport } from './report.ts';
 import {
@@ -37,6 +37,7 @@ if (!hasWrk()) {
 }
 
 const started = performance.now();
+const ticksAtStart = readCpuTicks();
 const { serverCpus, loadCpus } = splitCpus();
 if (loadCpus !== undefined) pin(process.pid, loadCpus);
 const settings: LoadSettings = {
@@ -241,6 +242,7 @@ const report = renderReport(results, {
     loadCpus === undefined ? 'not pinned' : `server on CPU ${serverCpus}, load on CPU ${loadCpus}`,
   idleStreams: IDLE_STREAMS,
   seconds: (performance.now() - started) / 1000,
+  steal: describeSteal(ticksAtStart, readCpuTicks()),
 });
 process.stdout.write(`\n${report.text}\n`);
 if (write) {
