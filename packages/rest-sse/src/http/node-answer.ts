@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+// Node's own, which test fake timers leave alone: an answer on a real socket needs no clock.
+import { setImmediate } from 'node:timers';
 import { errorAnswer } from './error-response.ts';
 import { isJsonContentType } from './json-body.ts';
 
