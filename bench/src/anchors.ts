@@ -48,9 +48,10 @@ function sse(event: string, id: number, data: unknown): string {
 
 /**
  * The ceiling: a hand-written node:http server. `POST /invoke` parses `{input}` and answers
- * `{output}` (`POST /invoke-together` the same, written as the gateway writes its answers); `POST /tasks` answers as `POST /tasks?wait` does for a task completed at once
- * (nothing stored); `POST /stream` streams the input back word by word as SSE (text deltas, then
- * done); `POST /idle` sends one event and then nothing for a minute.
+ * `{output}` (`POST /invoke-together` the same, written as the gateway writes its answers);
+ * `POST /tasks` answers as `POST /tasks?wait` does for a task completed at once (nothing stored);
+ * `POST /stream` streams the input back word by word as SSE (text deltas, then done);
+ * `POST /idle` sends one event and then nothing for a minute.
  */
 function rawHandler(request: IncomingMessage, response: ServerResponse): void {
   readBody(request).then(
