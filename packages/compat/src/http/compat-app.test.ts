@@ -253,5 +253,6 @@ describe('shutdown', () => {
       message: 'The server is shutting down',
     });
     expect(events.length).toBeLessThan(20);
+    expect(events.map((event) => event.id)).toEqual(events.map((_, index) => String(index + 1)));
   });
 });

@@ -243,11 +243,16 @@ describe('close', () => {
       if (chunk === undefined || chunk.done) break;
       remainder += chunk.value;
     }
-    const events = eventsOf(parseSSE(`${first?.value ?? ''}${remainder}`));
+    const parsed = parseSSE(`${first?.value ?? ''}${remainder}`);
+    const events = eventsOf(parsed);
     expect(events.at(-1)).toEqual({
       event: 'error',
       data: { code: 'shutting_down', message: 'The server is shutting down' },
     });
+    // The final event goes on with the stream's ids.
+    expect(parsed.events.map((event) => event.id)).toEqual(
+      parsed.events.map((_, index) => String(index + 1)),
+    );
     expect(events.filter((event) => event.event === 'text-delta').length).toBeLessThan(5);
     const refused = await fetch(`${url}/ticker/invoke`, {
       method: 'POST',

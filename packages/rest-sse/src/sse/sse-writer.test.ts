@@ -112,13 +112,29 @@ describe('createSSEWriter over a web stream', () => {
     const data = 'x'.repeat(1000);
     expect(writer.write({ data, id: 1 })).toBe(true);
     expect(writer.write({ data, id: 2 })).toBe(true);
-    // The backlog is now over 2000 bytes: the next write ends the stream instead.
-    expect(writer.write({ data, id: 3 })).toBe(false);
+    // Over 2000 bytes wait, but the last event may not have been readable yet: not counted.
+    expect(writer.write({ data, id: 3 })).toBe(true);
+    // Now over 2000 bytes wait besides the last event: the next write ends the stream instead.
+    expect(writer.write({ data, id: 4 })).toBe(false);
     expect(writer.signal.aborted).toBe(true);
     const events = parseSSE(await text()).events;
-    expect(events.map((event) => event.id)).toEqual(['1', '2', undefined]);
+    // The error event goes on with the stream's ids.
+    expect(events.map((event) => event.id)).toEqual(['1', '2', '3', '4']);
     expect(events.at(-1)?.event).toBe('error');
     expect(JSON.parse(events.at(-1)?.data ?? '')).toMatchObject({ code: 'slow_reader' });
+  });
+
+  it('sends one event larger than the cap, and the events after it, to a reader that keeps up', async () => {
+    const { writer, stream } = openStream({ maxBufferedBytes: 2000 });
+    const big = 'b'.repeat(5000);
+    expect(writer.write({ event: 'text-delta', data: big, id: 1 })).toBe(true);
+    expect(writer.write({ event: 'done', data: 'end', id: 2 })).toBe(true);
+    writer.close();
+    const { events } = parseSSE(await new Response(stream).text());
+    expect(events.map((event) => [event.event, event.id, event.data.length])).toEqual([
+      ['text-delta', '1', 5000],
+      ['done', '2', 3],
+    ]);
   });
 
   it('lets a reader that keeps up stream far more than the cap', async () => {
@@ -167,6 +183,37 @@ describe('heartbeats', () => {
     expect(parsed.events).toHaveLength(10);
   });
 
+  it('beats within one interval of the last write, wherever in the timer period it fell', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    const written: Array<{ at: number; text: string }> = [];
+    const writable = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        written.push({ at: Date.now(), text: chunk.toString('utf8') });
+        callback();
+      },
+    });
+    const startedAt = Date.now();
+    const writer = createSSEWriter(writable, { heartbeatMs: 1000 });
+    // Just after the timer's first period, where a check once a period left 1990 ms of silence.
+    vi.advanceTimersByTime(1010);
+    writer.comment('write');
+    // In steps, letting each tick's writes go out when they are made.
+    for (let step = 0; step < 50; step += 1) {
+      await nextTick();
+      vi.advanceTimersByTime(50);
+    }
+    writer.close();
+    vi.useRealTimers();
+    const beats = written
+      .filter((chunk) => chunk.text === ': heartbeat\n\n')
+      .map((chunk) => chunk.at - startedAt);
+    expect(beats).toHaveLength(2);
+    const [first, second] = beats as [number, number];
+    expect(first - 1010).toBeGreaterThanOrEqual(750);
+    expect(first - 1010).toBeLessThanOrEqual(1000);
+    expect(second - first).toBeLessThanOrEqual(1000);
+  });
+
   it('defaults to one every 15 seconds', async () => {
     vi.useFakeTimers();
     expect(DEFAULT_HEARTBEAT_MS).toBe(15_000);
@@ -213,11 +260,12 @@ describe('heartbeats', () => {
     vi.advanceTimersByTime(500);
     expect(vi.getTimerCount()).toBe(0);
     vi.useRealTimers();
-    expect(parseSSE(await later.text()).comments).toEqual(['heartbeat']);
+    // A heartbeat after each whole interval of silence, up to the moment each stream closed.
+    expect(parseSSE(await later.text()).comments).toHaveLength(2);
     const [first, second] = await Promise.all(streams.map((stream) => stream.text()));
-    expect(parseSSE(first ?? '').comments).toEqual(['heartbeat']);
-    expect(parseSSE(second ?? '').comments).toEqual(['heartbeat', 'heartbeat']);
-    expect(parseSSE(await other.text()).comments).toHaveLength(5);
+    expect(parseSSE(first ?? '').comments).toHaveLength(2);
+    expect(parseSSE(second ?? '').comments).toHaveLength(3);
+    expect(parseSSE(await other.text()).comments).toHaveLength(6);
   });
 
   it('lets streams that end one after another share one timer', () => {
@@ -276,19 +324,34 @@ describe('createSSEWriter over a Node writable', () => {
     const { writable, chunks, drain } = stalledWritable();
     const writer = createSSEWriter(writable, { maxBufferedBytes: 1500 });
     const data = 'z'.repeat(1000);
-    expect(writer.write({ data, id: 1 })).toBe(true);
-    await nextTick();
-    expect(writer.write({ data, id: 2 })).toBe(true);
-    await nextTick();
-    expect(writable.writableLength).toBeGreaterThan(1500);
-    expect(writer.write({ data, id: 3 })).toBe(false);
+    for (const id of [1, 2, 3]) {
+      expect(writer.write({ data, id })).toBe(true);
+      await nextTick();
+    }
+    expect(writable.writableLength).toBeGreaterThan(3000);
+    expect(writer.write({ data, id: 4 })).toBe(false);
     expect(writer.signal.aborted).toBe(true);
     drain();
     await nextTick();
     drain();
     const events = parseSSE(chunks).events;
-    expect(events.map((event) => event.id)).toEqual(['1', '2', undefined]);
+    expect(events.map((event) => event.id)).toEqual(['1', '2', '3', '4']);
     expect(JSON.parse(events.at(-1)?.data ?? '')).toMatchObject({ code: 'slow_reader' });
+  });
+
+  it('takes an event larger than the cap and the one after it in the same tick', async () => {
+    const { writable, chunks, drain } = stalledWritable();
+    const writer = createSSEWriter(writable, { maxBufferedBytes: 1500 });
+    expect(writer.write({ event: 'text-delta', data: 'z'.repeat(4000), id: 1 })).toBe(true);
+    expect(writer.write({ event: 'done', data: 'end', id: 2 })).toBe(true);
+    writer.close();
+    drain();
+    await nextTick();
+    drain();
+    expect(parseSSE(chunks).events.map((event) => [event.event, event.id])).toEqual([
+      ['text-delta', '1'],
+      ['done', '2'],
+    ]);
   });
 
   it('drops a reader past the cap that never reads, after a grace period', async () => {
@@ -296,6 +359,7 @@ describe('createSSEWriter over a Node writable', () => {
     const { writable } = stalledWritable();
     const writer = createSSEWriter(writable, { maxBufferedBytes: 100 });
     writer.write({ data: 'z'.repeat(200) });
+    writer.write({ data: 'y'.repeat(200) });
     await nextTick();
     expect(writer.write({ data: 'more' })).toBe(false);
     expect(writable.destroyed).toBe(false);
@@ -368,7 +432,10 @@ describe('createSSEWriter shutdown', () => {
     expect(writer.closed).toBe(true);
     expect(writer.signal.aborted).toBe(true);
     const { events } = parseSSE(await text());
-    expect(events.map((event) => event.event)).toEqual(['tick', 'error']);
+    expect(events.map((event) => [event.event, event.id])).toEqual([
+      ['tick', '1'],
+      ['error', '2'],
+    ]);
     expect(JSON.parse(events[1]?.data ?? '')).toEqual({
       code: 'shutting_down',
       message: 'The server is shutting down',

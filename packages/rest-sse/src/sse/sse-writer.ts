@@ -6,9 +6,15 @@ import { openSink, type SSESink, type SSESinkOwner, type SSETarget } from './sse
 
 /** Options of an SSE writer. */
 export interface SSEWriterOptions {
-  /** Idle time before a `: heartbeat` comment, in milliseconds; 0 disables (default 15,000). */
+  /**
+   * The longest an open stream stays silent, in milliseconds: a `: heartbeat` comment is written
+   * after 0.75-1x of it without a write; 0 disables (default 15,000).
+   */
   heartbeatMs?: number;
-  /** Bytes the reader may fall behind before the stream ends with an error event (default 1 MiB). */
+  /**
+   * Bytes the reader may fall behind before the stream ends with an error event (default 1 MiB);
+   * the event written last is not counted, so one event larger than the cap still goes out.
+   */
   maxBufferedBytes?: number;
   /** Aborting it ends the stream (the caller went away). */
   signal?: AbortSignal;
@@ -37,6 +43,11 @@ export const DEFAULT_HEARTBEAT_MS = 15_000;
 export const DEFAULT_MAX_BUFFERED_BYTES = 1024 * 1024;
 /** How long a reader past the cap gets to take the final error event before the connection drops. */
 const OVERFLOW_GRACE_MS = 10_000;
+/**
+ * Idle checks per heartbeat interval: a stream beats on the fourth check without a write, so it
+ * is never silent for longer than the interval (and at least three quarters of it).
+ */
+const CHECKS_PER_HEARTBEAT = 4;
 
 const HEARTBEAT = formatComment('heartbeat');
 /** The abort reason of every ended stream (shared: a fresh DOMException per stream is costly). */
@@ -105,8 +116,15 @@ class StreamWriter implements SSEWriter, HeartbeatMember, SSESinkOwner, EventLis
   readonly #maxBufferedBytes: number;
   readonly #signal: AbortSignal | undefined;
   readonly #shutdownSignal: AbortSignal | undefined;
-  // Joining counts as activity: the first heartbeat comes after a whole idle interval.
-  #idle = false;
+  /** Idle checks since the last write (joining counts as a write). */
+  #idleChecks = 0;
+  /**
+   * The id of the writer's own final event (`shutting_down`, `slow_reader`): the number after the
+   * last numeric id written, so it continues the stream's sequence; none after a string id.
+   */
+  #nextId: number | undefined = 1;
+  /** The size of the frame written last, which the backlog check leaves out. */
+  #lastFrameSize = 0;
 
   constructor(target: SSETarget, options: SSEWriterOptions) {
     this.#heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
@@ -114,7 +132,7 @@ class StreamWriter implements SSEWriter, HeartbeatMember, SSESinkOwner, EventLis
     this.#signal = options.signal;
     this.#shutdownSignal = options.shutdownSignal;
     this.#sink = openSink(target, options.headers, this);
-    if (this.#heartbeatMs > 0) joinHeartbeat(this.#heartbeatMs, this);
+    if (this.#heartbeatMs > 0) joinHeartbeat(this.#heartbeatMs / CHECKS_PER_HEARTBEAT, this);
     // The writer is its own abort listener (handleEvent): no bound function per stream.
     if (this.#signal?.aborted) this.close();
     else this.#signal?.addEventListener('abort', this, { once: true });
@@ -132,7 +150,7 @@ class StreamWriter implements SSEWriter, HeartbeatMember, SSESinkOwner, EventLis
   }
 
   write(message: SSEMessage): boolean {
-    return this.#push(formatSSE(message));
+    return this.#push(formatSSE(message), message.id);
   }
 
   comment(text: string): boolean {
@@ -141,7 +159,7 @@ class StreamWriter implements SSEWriter, HeartbeatMember, SSESinkOwner, EventLis
 
   close(): void {
     if (this.#ended.signal.aborted) return;
-    if (this.#heartbeatMs > 0) leaveHeartbeat(this.#heartbeatMs, this);
+    if (this.#heartbeatMs > 0) leaveHeartbeat(this.#heartbeatMs / CHECKS_PER_HEARTBEAT, this);
     this.#signal?.removeEventListener('abort', this);
     if (this.#shutdownSignal !== undefined) shutdownGroups.get(this.#shutdownSignal)?.delete(this);
     this.#ended.abort(STREAM_ENDED);
@@ -154,30 +172,41 @@ class StreamWriter implements SSEWriter, HeartbeatMember, SSESinkOwner, EventLis
   }
 
   beat(): void {
-    if (this.#idle) this.#push(HEARTBEAT);
-    this.#idle = true;
+    this.#idleChecks += 1;
+    if (this.#idleChecks >= CHECKS_PER_HEARTBEAT) this.#push(HEARTBEAT);
   }
 
   /** The server is stopping: a last `shutting_down` error event, then the end. */
   shutDown(): void {
-    this.write(sseErrorMessage(new ShuttingDownError()));
+    this.write(this.#finalEvent(new ShuttingDownError()));
     this.close();
   }
 
-  #push(frame: string): boolean {
+  /** The writer's own last event: an error event numbered after the stream's events. */
+  #finalEvent(error: AgentPortError): SSEMessage {
+    const message = sseErrorMessage(error);
+    if (this.#nextId !== undefined) message.id = this.#nextId;
+    return message;
+  }
+
+  #push(frame: string, id?: string | number): boolean {
     if (this.#ended.signal.aborted) return false;
-    if (this.#sink.buffered() > this.#maxBufferedBytes) {
+    // What the reader has not taken, but for the frame written last, which it may not have had
+    // a chance to take (one large event): the backlog stays under the cap plus one frame.
+    if (this.#sink.buffered() - this.#lastFrameSize > this.#maxBufferedBytes) {
       this.#overflow();
       return false;
     }
     this.#sink.write(frame);
-    this.#idle = false;
+    this.#lastFrameSize = frame.length;
+    if (id !== undefined) this.#nextId = typeof id === 'number' ? id + 1 : undefined;
+    this.#idleChecks = 0;
     return !this.#ended.signal.aborted;
   }
 
   #overflow(): void {
     const sink = this.#sink;
-    sink.write(formatSSE(sseErrorMessage(slowReader(this.#maxBufferedBytes))));
+    sink.write(formatSSE(this.#finalEvent(slowReader(this.#maxBufferedBytes))));
     this.close();
     // A reader that never reads would hold the backlog forever: drop it after a grace period.
     setTimeout(() => sink.destroy(), OVERFLOW_GRACE_MS).unref?.();
