@@ -35,6 +35,7 @@ export {
 export {
   type CreateTaskRequest,
   createTaskRequestSchema,
+  MAX_METADATA_DEPTH,
   MAX_WAIT_SECONDS,
   taskSchema,
 } from './wire/task-schemas.ts';

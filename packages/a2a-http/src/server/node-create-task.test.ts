@@ -124,6 +124,14 @@ const cases: Array<[string, Sent, boolean]> = [
   ['malformed JSON', { path: '/tasks?wait=5', body: '{"input"' }, true],
   ['a missing input', { path: '/tasks', body: '{"metadata":{}}' }, true],
   ['metadata that is not an object', { path: '/tasks', body: '{"input":"x","metadata":3}' }, true],
+  [
+    'metadata nested too deep',
+    {
+      path: '/tasks?wait=5',
+      body: `{"input":"x","metadata":{"a":${'['.repeat(33)}${']'.repeat(33)}}}`,
+    },
+    true,
+  ],
   ['a malformed wait', { path: '/tasks?wait=soon', body: '{"input":"hi"}' }, false],
   [
     'a body that is not JSON',

@@ -14,6 +14,13 @@ async function expectError(response: Response, status: number, code: string): Pr
   return body.error.message;
 }
 
+/** An object `depth` levels deep, itself included: `{ a: { a: ... { a: 1 } } }`. */
+function nested(depth: number): Record<string, unknown> {
+  let value: Record<string, unknown> = { a: 1 };
+  for (let level = 1; level < depth; level += 1) value = { a: value };
+  return value;
+}
+
 describe('bad input to POST /tasks', () => {
   it('answers 400 invalid_json for a body that is not JSON', async () => {
     await expectError(await postJson(app, '/tasks', '{"input": '), 400, 'invalid_json');
@@ -26,11 +33,44 @@ describe('bad input to POST /tasks', () => {
     ['an array metadata', { input: 'x', metadata: [1] }, 'metadata: must be a JSON object'],
     ['a null metadata', { input: 'x', metadata: null }, 'metadata: must be a JSON object'],
     ['a string metadata', { input: 'x', metadata: 'm' }, 'metadata: must be a JSON object'],
+    [
+      'a metadata nested 33 deep',
+      { input: 'x', metadata: nested(33) },
+      'metadata: must not nest deeper than 32 levels',
+    ],
+    [
+      'a metadata with an array nested 33 deep',
+      { input: 'x', metadata: { list: [nested(32)] } },
+      'metadata: must not nest deeper than 32 levels',
+    ],
     ['a body that is an array', [{ input: 'x' }], 'body: must be a JSON object with an input'],
     ['a body that is null', null, 'body: must be a JSON object with an input'],
   ])('answers 400 invalid_input for %s', async (_case, body, message) => {
     const text = await expectError(await postJson(app, '/tasks', body), 400, 'invalid_input');
     expect(text).toContain(message);
+  });
+
+  it('takes metadata nested 32 deep, and answers it back', async () => {
+    const response = await postJson(app, '/tasks', { input: 'x', metadata: nested(32) });
+    expect(response.status).toBe(201);
+    expect((await response.json()).task.metadata).toEqual(nested(32));
+  });
+
+  it('refuses metadata nested past what an answer can carry, storing nothing', async () => {
+    const server = createA2AHttpServer({ agent: createEchoAgent() });
+    const deep = `{"input":"deep","metadata":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`;
+    for (const path of ['/tasks', '/tasks?wait=2']) {
+      const message = await expectError(
+        await postJson(server.app, path, deep),
+        400,
+        'invalid_input',
+      );
+      expect(message).toContain('metadata: must not nest deeper than 32 levels');
+    }
+    const listed = await server.app.request('/tasks');
+    expect(listed.status).toBe(200);
+    expect((await listed.json()).tasks).toEqual([]);
+    await server.close();
   });
 
   it('answers 415 for a body that is not declared as JSON', async () => {
