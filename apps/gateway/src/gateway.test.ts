@@ -215,6 +215,60 @@ describe('OpenAPI', () => {
     expect(task).toMatchObject({ properties: { input: { type: 'string' } } });
   });
 
+  it('has a route behind every documented operation', async () => {
+    const document = (await (await app.request('/openapi.json')).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const samples: Record<string, string> = { name: 'echo' };
+    for (const [path, operations] of Object.entries(document.paths)) {
+      const url = path.replace(/\{(\w+)\}/g, (_match, name: string) => samples[name] ?? 'missing');
+      for (const method of Object.keys(operations)) {
+        const response = await app.request(url, {
+          method: method.toUpperCase(),
+          ...(method === 'post' ? { headers: json, body: '{}' } : {}),
+        });
+        const text = await response.text();
+        expect(text, `${method} ${path}`).not.toContain('No route for');
+        expect(response.status, `${method} ${path}`).not.toBe(405);
+      }
+    }
+  });
+
+  it('documents the A2A binding actions and the task routes as they answer', async () => {
+    const document = (await (await app.request('/openapi.json')).json()) as {
+      paths: Record<
+        string,
+        Record<string, { responses: Record<string, unknown>; parameters?: unknown[] }>
+      >;
+    };
+    const paths = Object.keys(document.paths);
+    for (const path of [
+      '/a2a/echo/rest/message:send',
+      '/a2a/echo/rest/message:stream',
+      '/a2a/echo/rest/tasks/{taskId}:cancel',
+      '/a2a/echo/rest/tasks/{taskId}:subscribe',
+      '/a2a/echo/rest/v1/tasks/{taskId}:cancel',
+    ]) {
+      expect(paths).toContain(path);
+    }
+    expect(paths.some((path) => path.includes('{action}'))).toBe(false);
+    expect(document.paths['/a2a/echo/rest/tasks/{taskId}']).not.toHaveProperty('post');
+    const create = document.paths['/agents/echo/tasks']?.post;
+    expect(Object.keys(create?.responses ?? {})).toEqual(['201', 'default']);
+    expect(create?.parameters).toContainEqual(
+      expect.objectContaining({ name: 'wait', in: 'query', required: false }),
+    );
+    const list = document.paths['/tasks']?.get?.parameters ?? [];
+    expect(list.map((parameter) => (parameter as { name: string }).name)).toEqual([
+      'limit',
+      'cursor',
+      'status',
+    ]);
+    expect(document.paths['/tasks/{id}']?.get?.parameters).toContainEqual(
+      expect.objectContaining({ name: 'wait', in: 'query' }),
+    );
+  });
+
   it('renders the document as a web page at /docs', async () => {
     const response = await app.request('/docs');
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);

@@ -9,6 +9,10 @@ export interface RouteDoc {
   body?: z.ZodType;
   /** Whether it can answer with Server-Sent Events. */
   sse?: boolean;
+  /** The status of a successful answer (default 200). */
+  status?: number;
+  /** The zod schema of the query parameters it reads, when it reads any. */
+  query?: z.ZodObject;
 }
 
 /** Finds the documentation of a route from its method and OpenAPI path. */
@@ -26,9 +30,38 @@ const errorSchema = {
   },
 };
 
-/** Turns a Hono path (`/agents/:name{.+}/invoke`) into an OpenAPI path (`/agents/{name}/invoke`). */
+/** A parameter pattern that is one literal segment (`message:send`). */
+const LITERAL = /^[\w:.-]+$/;
+/** A parameter pattern of one segment with a literal ending (`[^/]+:cancel`). */
+const SEGMENT_WITH_SUFFIX = /^\[\^\/\]\+([\w:.-]+)$/;
+
+/**
+ * Turns a Hono path into an OpenAPI path: `/agents/:name{.+}/invoke` into `/agents/{name}/invoke`;
+ * a parameter whose pattern is a literal (`/:action{message:send}`) into that literal
+ * (`/message:send`), and one with a literal ending (`/tasks/:taskId{[^/]+:cancel}`) into the
+ * parameter and the ending (`/tasks/{taskId}:cancel`).
+ */
 export function toOpenApiPath(path: string): string {
-  return path.replace(/:(\w+)(?:\{[^}]*\})?\??/g, '{$1}');
+  return path.replace(/:(\w+)(?:\{([^}]*)\})?\??/g, (_match, name: string, pattern?: string) => {
+    if (pattern === undefined) return `{${name}}`;
+    if (LITERAL.test(pattern)) return pattern;
+    const ending = SEGMENT_WITH_SUFFIX.exec(pattern)?.[1];
+    return ending === undefined ? `{${name}}` : `{${name}}${ending}`;
+  });
+}
+
+/** The query parameters of an operation, from the zod schema that parses them. */
+function queryParameters(schema: z.ZodObject): Array<Record<string, unknown>> {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
+    properties?: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
+  return Object.entries(json.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: json.required?.includes(name) ?? false,
+    schema: property,
+  }));
 }
 
 /** The method/path pairs an app answers (middleware and catch-all 405 handlers left out). */
@@ -58,12 +91,15 @@ export function createOpenApiDocument(
   for (const { method, path } of routes) {
     const openApiPath = toOpenApiPath(path);
     const doc = describe(method, openApiPath);
-    const parameters = [...openApiPath.matchAll(/\{(\w+)\}/g)].map((match) => ({
-      name: match[1],
-      in: 'path',
-      required: true,
-      schema: { type: 'string' },
-    }));
+    const parameters: Array<Record<string, unknown>> = [
+      ...[...openApiPath.matchAll(/\{(\w+)\}/g)].map((match) => ({
+        name: match[1],
+        in: 'path',
+        required: true,
+        schema: { type: 'string' },
+      })),
+      ...(doc.query === undefined ? [] : queryParameters(doc.query)),
+    ];
     const content: Record<string, unknown> = { 'application/json': { schema: {} } };
     if (doc.sse) content['text/event-stream'] = { schema: { type: 'string' } };
     const operation: Record<string, unknown> = {
@@ -71,7 +107,7 @@ export function createOpenApiDocument(
       tags: [doc.tag],
       ...(parameters.length > 0 ? { parameters } : {}),
       responses: {
-        '200': { description: 'Success', content },
+        [String(doc.status ?? 200)]: { description: 'Success', content },
         default: {
           description: 'Error',
           content: { 'application/json': { schema: errorSchema } },

@@ -1,4 +1,8 @@
-import { createTaskRequestSchema } from '@agentport/a2a-http';
+import {
+  createTaskRequestSchema,
+  listTasksQuerySchema,
+  waitQuerySchema,
+} from '@agentport/a2a-http';
 import { runRequestSchema } from '@agentport/compat';
 import { invokeRequestSchema } from '@agentport/rest-sse';
 import type { RouteDoc } from './openapi.ts';
@@ -51,17 +55,23 @@ const RULES: Rule[] = [
       summary: 'Create a task (201); ?wait=SECONDS also waits for it',
       tag: A2A,
       body: createTaskRequestSchema,
+      status: 201,
+      query: waitQuerySchema,
     },
   },
   {
     method: 'GET',
     path: new RegExp(`^${PREFIX}/tasks$`),
-    doc: { summary: 'List tasks (limit, cursor, status)', tag: A2A },
+    doc: { summary: 'List tasks (limit, cursor, status)', tag: A2A, query: listTasksQuerySchema },
   },
   {
     method: 'GET',
     path: new RegExp(`^${PREFIX}/tasks/\\{id\\}$`),
-    doc: { summary: 'Get a task; ?wait=SECONDS long-polls until it is terminal', tag: A2A },
+    doc: {
+      summary: 'Get a task; ?wait=SECONDS long-polls until it is terminal',
+      tag: A2A,
+      query: waitQuerySchema,
+    },
   },
   {
     method: 'GET',

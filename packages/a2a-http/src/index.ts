@@ -35,7 +35,9 @@ export {
 export {
   type CreateTaskRequest,
   createTaskRequestSchema,
+  listTasksQuerySchema,
   MAX_METADATA_DEPTH,
   MAX_WAIT_SECONDS,
   taskSchema,
+  waitQuerySchema,
 } from './wire/task-schemas.ts';
