@@ -167,6 +167,18 @@ describe('GET / and GET /{name}', () => {
       message: "Agent 'nobody' not found",
     });
   });
+
+  it.each(['/echo/', '/Echo', '/team/loud/'])(
+    'answers 404 not_found for %s, which no agent could be named',
+    async (path) => {
+      const response = await app.request(path);
+      expect(response.status).toBe(404);
+      expect(await errorOf(response)).toEqual({
+        code: 'not_found',
+        message: `No route for ${path}`,
+      });
+    },
+  );
 });
 
 describe('POST /{name}/invoke', () => {

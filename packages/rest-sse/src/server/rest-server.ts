@@ -26,7 +26,7 @@ import { agentFailure } from './agent-events.ts';
 import { describeAgent } from './describe-agent.ts';
 import { invokeRequestSchema } from './invoke-request.ts';
 import { invokeOnNode, streamAgentInto, streamOnNode } from './node-actions.ts';
-import { normalizeRouteName } from './route-name.ts';
+import { isRouteName, normalizeRouteName } from './route-name.ts';
 
 /** Options of {@link createRestServer}. */
 export interface RestServerOptions {
@@ -166,7 +166,8 @@ export function createRestServer(options: RestServerOptions = {}): RestServer {
       return errorResponse(new MethodNotAllowedError(method, ACTION_METHODS));
     if (entry !== undefined) return errorResponse(new MethodNotAllowedError(method, SHOW_METHODS));
     if (isAction) return errorResponse(new AgentNotFoundError(path.slice(0, slash)));
-    if (method === 'GET') return errorResponse(new AgentNotFoundError(path));
+    // A path no agent could have (`echo/`, `Echo`) is an unknown route, not an unknown agent.
+    if (method === 'GET' && isRouteName(path)) return errorResponse(new AgentNotFoundError(path));
     return errorResponse(new RouteNotFoundError(context.req.path));
   }
 
