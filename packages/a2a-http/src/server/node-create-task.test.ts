@@ -122,6 +122,7 @@ const cases: Array<[string, Sent, boolean]> = [
   ],
   ['a zero wait', { path: '/tasks?wait=0', body: '{"input":"hi"}' }, true],
   ['malformed JSON', { path: '/tasks?wait=5', body: '{"input"' }, true],
+  ['a body with a byte-order mark', { path: '/tasks?wait=5', body: '\uFEFF{"input":"bom"}' }, true],
   ['a missing input', { path: '/tasks', body: '{"metadata":{}}' }, true],
   ['metadata that is not an object', { path: '/tasks', body: '{"input":"x","metadata":3}' }, true],
   [

@@ -36,10 +36,20 @@ export function hasPlainJsonBody(request: IncomingMessage, maxBytes: number): bo
   );
 }
 
+/** The UTF-8 byte-order mark, as decoded. */
+const BYTE_ORDER_MARK = 0xfeff;
+
+/** Decodes a body as UTF-8 the way `Request.text()` does: a leading byte-order mark is dropped. */
+function utf8Text(body: Buffer): string {
+  const text = body.toString();
+  return text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text;
+}
+
 /**
- * Reads a Node request's body as text with `data`/`end` and calls `then` with it. When the body
- * breaks off (the caller left), `then` is never called: Node destroys the socket, and with it the
- * response (an `IncomingMessage` emits no `error` to nobody listening).
+ * Reads a Node request's body as UTF-8 text with `data`/`end` (as the Hono routes read it, a
+ * leading byte-order mark dropped) and calls `then` with it. When the body breaks off (the caller
+ * left), `then` is never called: Node destroys the socket, and with it the response (an
+ * `IncomingMessage` emits no `error` to nobody listening).
  */
 export function readBodyText(request: IncomingMessage, then: (text: string) => void): void {
   const chunks: Buffer[] = [];
@@ -48,7 +58,7 @@ export function readBodyText(request: IncomingMessage, then: (text: string) => v
     // Nothing of the body stays referenced from the request for a stream's life.
     request.removeListener('data', onData);
     request.removeListener('end', onEnd);
-    then(chunks.length === 1 ? (chunks[0] as Buffer).toString() : Buffer.concat(chunks).toString());
+    then(utf8Text(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
   };
   request.on('data', onData);
   request.on('end', onEnd);
