@@ -24,6 +24,28 @@ describe('createA2ASdkServer', () => {
     expect(await response.json()).toMatchObject({ error: { code: 404, status: 'NOT_FOUND' } });
   });
 
+  it('answers v0.3 calls it refuses before any route in the v0.3 error shape', async () => {
+    const { app } = createA2ASdkServer(createEchoAgent(), config, { bodyLimit: 64 });
+    const legacy = { 'content-type': 'application/json' };
+    const body = JSON.stringify({ padding: 'x'.repeat(200) });
+    const large = await app.request('/rest/v1/message:send', {
+      method: 'POST',
+      headers: legacy,
+      body,
+    });
+    expect(large.status).toBe(413);
+    expect(await large.json()).toEqual({ code: -32600, message: expect.stringContaining('64') });
+    const unknown = await app.request('/rest/v1/nope', { headers: legacy });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({
+      code: -32601,
+      message: 'Method not found: GET /rest/v1/nope',
+    });
+    // A v1.0 call of the same paths keeps the v1.0 shape.
+    const v1 = await app.request('/rest/v1/nope', { headers: V1 });
+    expect(await v1.json()).toMatchObject({ error: { code: 404, status: 'NOT_FOUND' } });
+  });
+
   it('answers a GET of the JSON-RPC endpoint with 405 and Allow: POST', async () => {
     const { app } = createA2ASdkServer(createEchoAgent(), config);
     const response = await app.request('/jsonrpc');

@@ -22,7 +22,11 @@ import { type A2AUserBuilder, noAuthentication } from './http/call-context.ts';
 import { createCardHandler } from './http/card-route.ts';
 import { limitBody } from './http/json-body.ts';
 import { createJsonRpcHandler } from './http/json-rpc-route.ts';
-import { registerLegacyRestRoutes } from './http/legacy-rest-routes.ts';
+import {
+  isLegacyRestCall,
+  legacyRefusal,
+  registerLegacyRestRoutes,
+} from './http/legacy-rest-routes.ts';
 import type { RestEnv } from './http/rest-env.ts';
 import { registerRestRoutes } from './http/rest-routes.ts';
 import { ListenerExecutionEventBusManager } from './store/event-bus.ts';
@@ -136,14 +140,18 @@ export function createA2ASdkServer(
   rest.use(
     '*',
     limitBody(maxSize, (c) =>
-      c.json(toRestErrorBody(new RequestMalformedError(tooLarge), 413), 413),
+      legacyCompat && isLegacyRestCall(c)
+        ? legacyRefusal(c, tooLarge)
+        : c.json(toRestErrorBody(new RequestMalformedError(tooLarge), 413), 413),
     ),
   );
   const restOptions = { requestHandler, userBuilder, legacyCompat };
   if (legacyCompat) registerLegacyRestRoutes(rest, restOptions);
   registerRestRoutes(rest, restOptions);
   rest.all('*', (c) =>
-    c.json(toRestErrorBody(new Error(`No route for ${c.req.method} ${c.req.path}`), 404), 404),
+    legacyCompat && isLegacyRestCall(c)
+      ? legacyRefusal(c)
+      : c.json(toRestErrorBody(new Error(`No route for ${c.req.method} ${c.req.path}`), 404), 404),
   );
   app.route(REST_PATH, rest);
 

@@ -66,6 +66,25 @@ function isLegacyRequest(c: Context): boolean {
   return isLegacyVersion(requestHeader(c, A2A_VERSION_HEADER) || A2A_LEGACY_PROTOCOL_VERSION);
 }
 
+/** Whether a request is a v0.3 call of the v0.3 HTTP+JSON binding (a path under `/v1/`). */
+export function isLegacyRestCall(c: Context): boolean {
+  return isLegacyRequest(c) && c.req.path.includes('/v1/');
+}
+
+/**
+ * The v0.3 binding's error answer for a request the server refuses before any route: 413 for an
+ * oversized body (`tooLarge` says why), else 404 for an unknown path. The body is `{ code,
+ * message }` with the JSON-RPC code the v0.3 clients map to their typed errors, where the v1.0
+ * shape would reach them as a bare HTTP error.
+ */
+export function legacyRefusal(c: Context, tooLarge?: string): Response {
+  if (tooLarge !== undefined) {
+    return c.json(toLegacyHTTPError(LegacyA2AError.invalidRequest(tooLarge)), 413, LEGACY_JSON);
+  }
+  const error = LegacyA2AError.methodNotFound(`${c.req.method} ${c.req.path}`);
+  return c.json(toLegacyHTTPError(error), 404, LEGACY_JSON);
+}
+
 /**
  * Registers the A2A v0.3 HTTP+JSON binding (`/v1/message:send` answering 201, `/v1/message:stream`,
  * `/v1/tasks/{id}`, `:cancel`, `:subscribe`, ...) for requests without `A2A-Version: 1.0`, over the
