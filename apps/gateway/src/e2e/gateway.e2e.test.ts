@@ -95,6 +95,18 @@ describe('the gateway process', () => {
     },
   );
 
+  it.each([
+    ['the base with a trailing slash', '/a2a/echo/', undefined],
+    ['the card URL with an empty path', '/a2a/echo/.well-known/agent-card.json', ''],
+  ])(
+    'answers the official client made from %s, as the README says',
+    async (_case, path, cardPath) => {
+      const client = await new ClientFactory().createFromUrl(`${gateway.url}${path}`, cardPath);
+      const task = (await client.sendMessage(textRequest('readme way'))) as Task;
+      expect(outputOf(task)).toBe('readme way');
+    },
+  );
+
   it('lets the official client discover the default agent from the root card', async () => {
     const card = await new DefaultAgentCardResolver().resolve(gateway.url);
     expect(card.name).toBe('assistant');
