@@ -175,6 +175,39 @@ describe('createGateway', () => {
   });
 });
 
+describe('a trailing slash', () => {
+  const { app } = gateway();
+
+  it('names the same route on every surface, as on Express', async () => {
+    const rpc = await app.request('/a2a/echo/jsonrpc/', {
+      method: 'POST',
+      headers: { ...json, 'A2A-Version': '1.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'GetTask', params: { id: 'none' } }),
+    });
+    expect(await rpc.json()).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32001 } });
+    const card = await app.request('/a2a/echo/.well-known/agent-card.json/');
+    expect(card.status).toBe(200);
+    expect((await card.json()).name).toBeDefined();
+    const agent = await app.request('/agents/echo/');
+    expect((await agent.json()).name).toBe('echo');
+    const invoke = await app.request('/agents/echo/invoke/', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ input: 'slash' }),
+    });
+    expect(await invoke.json()).toEqual({ result: 'slash' });
+    const created = await app.request('/agents/echo/tasks/?wait=5', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ input: 'slash' }),
+    });
+    expect(created.status).toBe(201);
+    const { task } = await created.json();
+    expect(task.output).toBe('slash');
+    expect(created.headers.get('location')).toBe(`/agents/echo/tasks/${task.id}`);
+  });
+});
+
 describe('OpenAPI', () => {
   const { app } = gateway();
 

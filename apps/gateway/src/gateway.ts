@@ -175,7 +175,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });
 
-  const app = new Hono();
+  // A trailing slash names the same route, as on Express (and the SDK's Express adapters).
+  const app = new Hono({ strict: false });
   app.onError(jsonErrorHandler);
   app.notFound(jsonNotFoundHandler);
   app.use(requestIds());
