@@ -46,6 +46,33 @@ describe('createA2ASdkServer', () => {
     expect(await v1.json()).toMatchObject({ error: { code: 404, status: 'NOT_FOUND' } });
   });
 
+  it('answers a message with a malformed part as invalid params, not an internal error', async () => {
+    const { app } = createA2ASdkServer(createEchoAgent(), config);
+    const message = { messageId: 'm', role: 'ROLE_USER', parts: [null] };
+    for (const method of ['SendMessage', 'SendStreamingMessage']) {
+      const response = await app.request('/jsonrpc', {
+        method: 'POST',
+        headers: V1,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { message } }),
+      });
+      expect(response.status, method).toBe(200);
+      const answer = await response.json();
+      expect(answer, method).toMatchObject({ id: 1, error: { code: -32602 } });
+      expect(answer.error.message, method).not.toMatch(/Cannot read|properties of/);
+    }
+    for (const path of ['/rest/message:send', '/rest/message:stream']) {
+      const response = await app.request(path, {
+        method: 'POST',
+        headers: V1,
+        body: JSON.stringify({ message }),
+      });
+      expect(response.status, path).toBe(400);
+      const answer = await response.json();
+      expect(answer, path).toMatchObject({ error: { code: 400, status: 'INVALID_ARGUMENT' } });
+      expect(answer.error.message, path).not.toMatch(/Cannot read|properties of/);
+    }
+  });
+
   it('answers a GET of the JSON-RPC endpoint with 405 and Allow: POST', async () => {
     const { app } = createA2ASdkServer(createEchoAgent(), config);
     const response = await app.request('/jsonrpc');

@@ -1,4 +1,4 @@
-import { A2A_VERSION_HEADER } from '@a2a-js/sdk';
+import { A2A_VERSION_HEADER, SendMessageRequest } from '@a2a-js/sdk';
 import {
   A2A_LEGACY_PROTOCOL_VERSION,
   LEGACY_METHOD_TASKS_RESUBSCRIBE,
@@ -37,6 +37,30 @@ function envelope(id: unknown, error: Envelope['error']): Envelope {
 function requestIdOf(body: unknown): unknown {
   // Like the Express adapter (`req.body?.id || null`): a falsy id becomes null here.
   return (typeof body === 'object' && body !== null && (body as { id?: unknown }).id) || null;
+}
+
+const SEND_METHODS = new Set(['SendMessage', 'SendStreamingMessage']);
+
+/** What a send call whose message the SDK cannot decode is answered with. */
+const INVALID_MESSAGE: Envelope['error'] = {
+  code: A2A_ERROR_CODE.INVALID_PARAMS,
+  message: 'Invalid params: message is not a valid A2A Message',
+};
+
+/**
+ * Whether a v1.0 send call's params are beyond the SDK's decoder (a part that is `null`, say):
+ * the SDK answers those with an internal error carrying a JS `TypeError`'s message. Asked only
+ * once a call has failed that way, so a good call is not decoded twice.
+ */
+function hasUndecodableMessage(body: unknown): boolean {
+  const call = body as { method?: unknown; params?: unknown } | undefined;
+  if (typeof call?.method !== 'string' || !SEND_METHODS.has(call.method)) return false;
+  try {
+    SendMessageRequest.fromJSON(call.params ?? {});
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
@@ -83,7 +107,12 @@ export function createJsonRpcHandler(options: JsonRpcRouteOptions): Handler {
     const mapError = legacy
       ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError
       : JsonRpcTransportHandler.mapToJSONRPCError;
-    const errorEnvelope = (error: unknown) => envelope(requestIdOf(body), mapError(error));
+    const errorEnvelope = (error: unknown) => {
+      const mapped = mapError(error);
+      const malformed =
+        !legacy && mapped.code === A2A_ERROR_CODE.INTERNAL_ERROR && hasUndecodableMessage(body);
+      return envelope(requestIdOf(body), malformed ? INVALID_MESSAGE : mapped);
+    };
 
     try {
       const context = await buildCallContext(c, { userBuilder: options.userBuilder, legacy });
@@ -98,7 +127,17 @@ export function createJsonRpcHandler(options: JsonRpcRouteOptions): Handler {
         context,
       );
       const headers = extensionHeaders(context, legacy);
-      if (!isAsyncIterable(output)) return c.json(output, 200, headers);
+      if (!isAsyncIterable(output)) {
+        const failed = (output as Partial<Envelope>).error;
+        if (
+          !legacy &&
+          failed?.code === A2A_ERROR_CODE.INTERNAL_ERROR &&
+          hasUndecodableMessage(body)
+        ) {
+          return c.json(envelope(requestIdOf(body), INVALID_MESSAGE), 200, headers);
+        }
+        return c.json(output, 200, headers);
+      }
       const iterator = output[Symbol.asyncIterator]();
       const first = await firstStep(iterator);
       // The v0.3 resubscribe always answers SSE, even when it fails before its first event.

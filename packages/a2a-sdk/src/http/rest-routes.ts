@@ -48,7 +48,13 @@ function withTenant(tenant: string | undefined, body: unknown): unknown {
 
 function parseSendMessage(c: RestContext): SendMessageRequest {
   const body = withTenant(c.req.param('tenant'), c.get('body'));
-  const request = SendMessageRequest.fromJSON(body ?? {});
+  let request: SendMessageRequest;
+  try {
+    request = SendMessageRequest.fromJSON(body ?? {});
+  } catch {
+    // The SDK's decoder throws a TypeError on some malformed messages (a part that is null).
+    throw new RequestMalformedError('message is not a valid A2A Message');
+  }
   if (!request.message) throw new RequestMalformedError('message is required');
   if (!request.message.messageId) throw new RequestMalformedError('message.messageId is required');
   return request;
