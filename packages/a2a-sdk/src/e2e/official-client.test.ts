@@ -218,5 +218,12 @@ describe.each(FLAVOURS.filter((flavour) => flavour.version === '1.0'))(
       expect(page.tasks.map((task) => task.id).sort()).toEqual([first.id, second.id].sort());
       expect(page.tasks.map(outputOf).sort()).toEqual(['one', 'two']);
     });
+
+    it('lists for a request built as a plain object (the client sends status UNRECOGNIZED)', async () => {
+      const client = await officialClient(echo.cardUrl, flavour);
+      const task = asTask(await client.sendMessage(textRequest('plain')));
+      const page = await client.listTasks({ pageSize: 100 } as ListTasksRequest);
+      expect(page.tasks.map((listed) => listed.id)).toContain(task.id);
+    });
   },
 );
