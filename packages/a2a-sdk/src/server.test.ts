@@ -73,6 +73,24 @@ describe('createA2ASdkServer', () => {
     }
   });
 
+  it('lists for a JSON-RPC ListTasks with status UNRECOGNIZED, and refuses other unknown ones', async () => {
+    const { app } = createA2ASdkServer(createEchoAgent(), config);
+    const list = (status: string) =>
+      app.request('/jsonrpc', {
+        method: 'POST',
+        headers: V1,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ListTasks', params: { status } }),
+      });
+    expect(await (await list('UNRECOGNIZED')).json()).toMatchObject({
+      id: 3,
+      result: { tasks: [] },
+    });
+    expect(await (await list('TASK_STATE_BOGUS')).json()).toMatchObject({
+      id: 3,
+      error: { code: -32602 },
+    });
+  });
+
   it('answers a GET of the JSON-RPC endpoint with 405 and Allow: POST', async () => {
     const { app } = createA2ASdkServer(createEchoAgent(), config);
     const response = await app.request('/jsonrpc');

@@ -1,7 +1,5 @@
 import type {
   AgentCard,
-  ListTasksRequest,
-  ListTasksResponse,
   Message,
   SendMessageRequest,
   StreamResponse,
@@ -152,19 +150,6 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
       return super.sendMessage(params, context);
     }
     return this.#send(params, context);
-  }
-
-  /**
-   * ListTasks as the SDK answers it, but a status filter of UNRECOGNIZED (-1) means no filter:
-   * the official client (1.3) sends it over JSON-RPC for a request without a status, which the
-   * SDK's handler refuses ("Invalid status filter: -1").
-   */
-  override listTasks(
-    params: ListTasksRequest,
-    context: ServerCallContext,
-  ): Promise<ListTasksResponse> {
-    if (params.status !== State.UNRECOGNIZED) return super.listTasks(params, context);
-    return super.listTasks({ ...params, status: State.TASK_STATE_UNSPECIFIED }, context);
   }
 
   override sendMessageStream(

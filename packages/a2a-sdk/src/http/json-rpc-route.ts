@@ -63,6 +63,19 @@ function hasUndecodableMessage(body: unknown): boolean {
   }
 }
 
+/**
+ * The body of a call as the SDK's handler should see it: a v1.0 ListTasks whose `status` is the
+ * string `UNRECOGNIZED` loses it. The official client (1.3) sends that for a request without a
+ * status, and the SDK's handler refuses it ("Invalid status filter: -1"); any other unknown
+ * status is still refused.
+ */
+function withoutUnrecognizedStatus(body: unknown): unknown {
+  const call = body as { method?: unknown; params?: { status?: unknown } } | undefined;
+  if (call?.method !== 'ListTasks' || call.params?.status !== 'UNRECOGNIZED') return body;
+  const { status: _status, ...params } = call.params;
+  return { ...call, params };
+}
+
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
   return (
     typeof (value as AsyncIterable<unknown> | undefined)?.[Symbol.asyncIterator] === 'function'
@@ -122,10 +135,9 @@ export function createJsonRpcHandler(options: JsonRpcRouteOptions): Handler {
         'JSONRPC',
       );
       // The transport handlers validate any body at runtime (Express hands them `req.body` as is).
-      const output = await (legacy && legacyHandler !== undefined ? legacyHandler : handler).handle(
-        body as Record<string, unknown>,
-        context,
-      );
+      const output = legacy
+        ? await (legacyHandler ?? handler).handle(body as Record<string, unknown>, context)
+        : await handler.handle(withoutUnrecognizedStatus(body) as Record<string, unknown>, context);
       const headers = extensionHeaders(context, legacy);
       if (!isAsyncIterable(output)) {
         const failed = (output as Partial<Envelope>).error;
