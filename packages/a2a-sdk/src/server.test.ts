@@ -91,6 +91,48 @@ describe('createA2ASdkServer', () => {
     });
   });
 
+  it('refuses a message nested past what an answer can carry, and lists tasks afterwards', async () => {
+    const { app } = createA2ASdkServer(createEchoAgent(), config, { bodyLimit: 1024 * 1024 });
+    const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
+    const message = `{"messageId":"m","role":"ROLE_USER","parts":[{"text":"hi"}],"metadata":${deep}}`;
+    const rpc = await app.request('/jsonrpc', {
+      method: 'POST',
+      headers: V1,
+      body: `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":${message}}}`,
+    });
+    expect(rpc.status).toBe(200);
+    expect(await rpc.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'The body nests deeper than 64 levels.' },
+    });
+    const rest = await app.request('/rest/message:send', {
+      method: 'POST',
+      headers: V1,
+      body: `{"message":${message}}`,
+    });
+    expect(rest.status).toBe(400);
+    expect(await rest.json()).toMatchObject({
+      error: { code: 400, message: 'The body nests deeper than 64 levels.' },
+    });
+    const legacy = await app.request('/rest/v1/message:send', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `{"message":${message}}`,
+    });
+    expect(legacy.status).toBe(400);
+    expect(await legacy.json()).toEqual({
+      code: -32600,
+      message: 'The body nests deeper than 64 levels.',
+    });
+    const list = await app.request('/jsonrpc', {
+      method: 'POST',
+      headers: V1,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ListTasks', params: {} }),
+    });
+    expect(await list.json()).toMatchObject({ id: 2, result: { tasks: [] } });
+  });
+
   it('answers a GET of the JSON-RPC endpoint with 405 and Allow: POST', async () => {
     const { app } = createA2ASdkServer(createEchoAgent(), config);
     const response = await app.request('/jsonrpc');

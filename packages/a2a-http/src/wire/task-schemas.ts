@@ -1,4 +1,4 @@
-import { TASK_STATUSES, type Task } from '@agentport/core';
+import { nestsWithin, TASK_STATUSES, type Task } from '@agentport/core';
 import * as z from 'zod';
 
 /**
@@ -7,21 +7,6 @@ import * as z from 'zod';
  * what `JSON.stringify` can write (a 36 KB body reaches that).
  */
 export const MAX_METADATA_DEPTH = 32;
-
-/** Whether a JSON value's objects and arrays nest at most `limit` deep (walked without recursion). */
-export function nestsWithin(value: unknown, limit: number): boolean {
-  const pending: Array<{ value: unknown; depth: number }> = [{ value, depth: 1 }];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    if (typeof next.value !== 'object' || next.value === null) continue;
-    if (next.depth > limit) return false;
-    for (const child of Object.values(next.value)) {
-      if (typeof child === 'object' && child !== null) {
-        pending.push({ value: child, depth: next.depth + 1 });
-      }
-    }
-  }
-  return true;
-}
 
 /** The body of `POST /tasks`: a non-empty `input` and optional `metadata`; unknown fields are ignored. */
 export const createTaskRequestSchema = z.object(

@@ -1,9 +1,28 @@
+import { nestsWithin } from '@agentport/core';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { requestHeader } from './request-header.ts';
 
-/** A request body read the way Express's `express.json()` reads it. */
-export type JsonBody = { readonly ok: true; readonly value: unknown } | { readonly ok: false };
+/**
+ * How deep a JSON body may nest (objects and arrays): an A2A request's own structure is a few
+ * levels, and the rest is the caller's metadata and data parts. The SDK stores a message as sent
+ * and answers with it; one nested thousands deep overflows the stack of every answer and every
+ * task list holding it.
+ */
+export const MAX_BODY_DEPTH = 64;
+
+/** Why a body nested deeper than {@link MAX_BODY_DEPTH} is refused. */
+export const TOO_DEEP = `The body nests deeper than ${MAX_BODY_DEPTH} levels.`;
+
+/**
+ * A request body read the way Express's `express.json()` reads it; `tooDeep` when it is JSON but
+ * nests deeper than {@link MAX_BODY_DEPTH}.
+ */
+export type JsonBody =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly tooDeep: boolean };
+
+const NOT_JSON: JsonBody = { ok: false, tooDeep: false };
 
 /** The media type of a Content-Type header, lower-cased, or undefined when there is none. */
 export function mediaTypeOf(contentType: string | undefined): string | undefined {
@@ -25,7 +44,8 @@ function hasBody(c: Context): boolean {
 
 /**
  * Reads a JSON body like `express.json()`: no body gives `undefined`, an empty body `{}`, and
- * invalid JSON (or, when `strict`, a top-level value that is not an object or array) a failure.
+ * invalid JSON (or, when `strict`, a top-level value that is not an object or array) a failure;
+ * so does JSON nested deeper than {@link MAX_BODY_DEPTH} (`tooDeep`).
  */
 export async function readJsonBody(c: Context, options: { strict: boolean }): Promise<JsonBody> {
   if (!hasBody(c)) return { ok: true, value: undefined };
@@ -33,13 +53,15 @@ export async function readJsonBody(c: Context, options: { strict: boolean }): Pr
   if (text.length === 0) return { ok: true, value: {} };
   if (options.strict) {
     const first = text.trimStart()[0];
-    if (first !== '{' && first !== '[') return { ok: false };
+    if (first !== '{' && first !== '[') return NOT_JSON;
   }
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    value = JSON.parse(text);
   } catch {
-    return { ok: false };
+    return NOT_JSON;
   }
+  return nestsWithin(value, MAX_BODY_DEPTH) ? { ok: true, value } : { ok: false, tooDeep: true };
 }
 
 /**

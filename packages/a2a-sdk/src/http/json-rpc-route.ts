@@ -12,7 +12,7 @@ import {
 } from '@a2a-js/sdk/server';
 import type { Handler } from 'hono';
 import { type A2AUserBuilder, buildCallContext, extensionHeaders } from './call-context.ts';
-import { mediaTypeOf, readJsonBody } from './json-body.ts';
+import { mediaTypeOf, readJsonBody, TOO_DEEP } from './json-body.ts';
 import { requestHeader } from './request-header.ts';
 import { firstStep, sseResponse } from './sse.ts';
 
@@ -107,10 +107,10 @@ export function createJsonRpcHandler(options: JsonRpcRouteOptions): Handler {
         ? { ok: true as const, value: undefined }
         : await readJsonBody(c, { strict: true });
     if (!parsed.ok) {
-      return c.json(
-        envelope(null, { code: A2A_ERROR_CODE.PARSE_ERROR, message: 'Invalid JSON payload.' }),
-        200,
-      );
+      const error = parsed.tooDeep
+        ? { code: A2A_ERROR_CODE.INVALID_REQUEST, message: TOO_DEEP }
+        : { code: A2A_ERROR_CODE.PARSE_ERROR, message: 'Invalid JSON payload.' };
+      return c.json(envelope(null, error), 200);
     }
     const body = parsed.value;
     const legacy =

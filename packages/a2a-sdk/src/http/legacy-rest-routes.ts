@@ -17,7 +17,7 @@ import type { Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { isLegacyVersion } from '../card/legacy-agent-card.ts';
 import { buildCallContext, extensionHeaders } from './call-context.ts';
-import { mediaTypeOf, readJsonBody } from './json-body.ts';
+import { mediaTypeOf, readJsonBody, TOO_DEEP } from './json-body.ts';
 import {
   decodeLegacySendMessage,
   encodeLegacyEvent,
@@ -101,11 +101,10 @@ export function registerLegacyRestRoutes(rest: Hono<RestEnv>, options: RestRoute
     ) {
       const parsed = await readJsonBody(c, { strict: false });
       if (!parsed.ok) {
-        return c.json(
-          toLegacyHTTPError(LegacyA2AError.parseError('Invalid JSON payload.')),
-          400,
-          LEGACY_JSON,
-        );
+        const error = parsed.tooDeep
+          ? LegacyA2AError.invalidRequest(TOO_DEEP)
+          : LegacyA2AError.parseError('Invalid JSON payload.');
+        return c.json(toLegacyHTTPError(error), 400, LEGACY_JSON);
       }
       c.set('body', parsed.value);
       c.set('bodyRead', true);
