@@ -206,6 +206,15 @@ describe('a trailing slash', () => {
     expect(task.output).toBe('slash');
     expect(created.headers.get('location')).toBe(`/agents/echo/tasks/${task.id}`);
   });
+
+  it('leaves the hand-rolled cards pointing at their endpoint', async () => {
+    for (const path of ['/.well-known/agent.json', '/agents/echo/.well-known/agent.json']) {
+      const plain = await (await app.request(path)).json();
+      const slashed = await (await app.request(`${path}/`)).json();
+      expect(slashed.endpoint, path).toBe(plain.endpoint);
+      expect(plain.endpoint, path).not.toContain('.well-known');
+    }
+  });
 });
 
 describe('OpenAPI', () => {

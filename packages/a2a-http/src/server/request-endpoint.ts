@@ -27,6 +27,8 @@ export function requestEndpoint(
     }
     if (forwardedHost !== undefined && HOST.test(forwardedHost)) host = forwardedHost;
   }
-  const path = url.pathname.endsWith(suffix) ? url.pathname.slice(0, -suffix.length) : url.pathname;
+  // A trailing slash after the card path (a server that ignores them answers it) is not part of it.
+  const asked = url.pathname.replace(/\/+$/, '');
+  const path = asked.endsWith(suffix) ? asked.slice(0, -suffix.length) : asked;
   return `${protocol}//${host}${path.replace(/\/+$/, '')}`;
 }
