@@ -311,6 +311,32 @@ describe('OpenAPI', () => {
     );
   });
 
+  it('documents each surface with the error body it answers', async () => {
+    const document = (await (await app.request('/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { responses: { default: { content: unknown } } }>>;
+    };
+    const errorOf = (path: string, method: string) =>
+      (
+        document.paths[path]?.[method]?.responses.default.content as Record<
+          string,
+          { schema: { required: string[] } }
+        >
+      )['application/json']?.schema.required;
+    expect(errorOf('/agents/echo/invoke', 'post')).toEqual(['error']);
+    expect(errorOf('/a2a/echo/jsonrpc', 'post')).toEqual(['jsonrpc', 'id', 'error']);
+    expect(errorOf('/a2a/echo/rest/message:send', 'post')).toEqual(['error']);
+    expect(errorOf('/a2a/echo/rest/v1/message:send', 'post')).toEqual(['code', 'message']);
+    // The bodies the binding really sends have the documented shape.
+    const missing = await app.request('/a2a/echo/rest/tasks/none', {
+      headers: { 'A2A-Version': '1.0' },
+    });
+    expect(Object.keys((await missing.json()).error)).toEqual(
+      expect.arrayContaining(['code', 'status', 'message']),
+    );
+    const legacy = await app.request('/a2a/echo/rest/v1/tasks/none');
+    expect(Object.keys(await legacy.json())).toEqual(expect.arrayContaining(['code', 'message']));
+  });
+
   it('renders the document as a web page at /docs', async () => {
     const response = await app.request('/docs');
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);

@@ -13,6 +13,8 @@ export interface RouteDoc {
   status?: number;
   /** The zod schema of the query parameters it reads, when it reads any. */
   query?: z.ZodObject;
+  /** The JSON Schema of its error bodies, when not AgentPort's `{ error: { code, message } }`. */
+  errorSchema?: Record<string, unknown>;
 }
 
 /** Finds the documentation of a route from its method and OpenAPI path. */
@@ -110,7 +112,7 @@ export function createOpenApiDocument(
         [String(doc.status ?? 200)]: { description: 'Success', content },
         default: {
           description: 'Error',
-          content: { 'application/json': { schema: errorSchema } },
+          content: { 'application/json': { schema: doc.errorSchema ?? errorSchema } },
         },
       },
     };

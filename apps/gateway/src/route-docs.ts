@@ -13,6 +13,46 @@ interface Rule {
   doc: RouteDoc;
 }
 
+/** The A2A HTTP+JSON binding's errors (v1.0): google.rpc-style statuses. */
+const GOOGLE_RPC_ERROR = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'status', 'message'],
+      properties: {
+        code: { type: 'integer' },
+        status: { type: 'string' },
+        message: { type: 'string' },
+        details: { type: 'array' },
+      },
+    },
+  },
+};
+
+/** The v0.3 HTTP+JSON binding's errors: a JSON-RPC code and a message. */
+const LEGACY_REST_ERROR = {
+  type: 'object',
+  required: ['code', 'message'],
+  properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} },
+};
+
+/** A JSON-RPC 2.0 error response (most are answered with HTTP 200). */
+const JSON_RPC_ERROR = {
+  type: 'object',
+  required: ['jsonrpc', 'id', 'error'],
+  properties: {
+    jsonrpc: { const: '2.0' },
+    id: { type: ['string', 'integer', 'null'] },
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} },
+    },
+  },
+};
+
 const A2A = 'A2A (hand-rolled)';
 const SDK = 'A2A (official SDK)';
 const PREFIX = '(?:/agents/[^/]+)?';
@@ -120,7 +160,7 @@ const RULES: Rule[] = [
   {
     method: 'POST',
     path: /^\/a2a\/[^/]+\/jsonrpc$/,
-    doc: { summary: 'A2A JSON-RPC 2.0', tag: SDK, sse: true },
+    doc: { summary: 'A2A JSON-RPC 2.0', tag: SDK, sse: true, errorSchema: JSON_RPC_ERROR },
   },
   {
     method: 'GET',
@@ -159,6 +199,7 @@ export function describeRoute(method: string, path: string): RouteDoc {
       summary: 'A2A HTTP+JSON binding',
       tag: SDK,
       sse: path.endsWith(':stream') || path.endsWith(':subscribe'),
+      errorSchema: path.includes('/rest/v1/') ? LEGACY_REST_ERROR : GOOGLE_RPC_ERROR,
     };
   return { summary: `${method} ${path}`, tag: 'Other' };
 }
