@@ -315,13 +315,11 @@ describe('OpenAPI', () => {
     const document = (await (await app.request('/openapi.json')).json()) as {
       paths: Record<string, Record<string, { responses: { default: { content: unknown } } }>>;
     };
-    const errorOf = (path: string, method: string) =>
-      (
-        document.paths[path]?.[method]?.responses.default.content as Record<
-          string,
-          { schema: { required: string[] } }
-        >
-      )['application/json']?.schema.required;
+    const errorOf = (path: string, method: string) => {
+      const content = document.paths[path]?.[method]?.responses.default.content ?? {};
+      return (content as Record<string, { schema: { required: string[] } }>)['application/json']
+        ?.schema.required;
+    };
     expect(errorOf('/agents/echo/invoke', 'post')).toEqual(['error']);
     expect(errorOf('/a2a/echo/jsonrpc', 'post')).toEqual(['jsonrpc', 'id', 'error']);
     expect(errorOf('/a2a/echo/rest/message:send', 'post')).toEqual(['error']);
