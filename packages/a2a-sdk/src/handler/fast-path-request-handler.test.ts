@@ -6,6 +6,7 @@ import {
   type Task,
   TaskState,
 } from '@a2a-js/sdk';
+import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import {
   AgentEvent,
   type AgentExecutionEvent,
@@ -196,6 +197,34 @@ describe('FastPathRequestHandler', () => {
     );
     expect(historyOf(stored)).toEqual(['3 every 60ms', 'and then?']);
     expect(lines(stored)).toEqual(['tick 1', 'tick 2', 'tick 3']);
+  });
+
+  it('ends a streaming follow-up to a running task with UnsupportedOperation, as the SDK does', async () => {
+    // The SDK's handler wants a follow-up's stream to start with a Task, and the running task's
+    // next event on its bus is an update (documented; SubscribeToTask follows a running task).
+    const handler = handlerFor(createTickerAgent());
+    const started = asTask(
+      await handler.sendMessage(
+        textRequest('3 every 60ms', { returnImmediately: true }),
+        context(),
+      ),
+    );
+    await expect(
+      collect(handler.sendMessageStream(followUp(started.id, 'and then?'), context())),
+    ).rejects.toBeInstanceOf(UnsupportedOperationError);
+    const subscribed = await collect(
+      handler.resubscribe({ tenant: '', id: started.id }, context()),
+    );
+    expect(kindsOf(subscribed)[0]).toBe('task');
+    expect(kindsOf(subscribed).at(-1)).toBe('statusUpdate:TASK_STATE_COMPLETED');
+  });
+
+  it('refuses a streaming follow-up to a finished task before any event, as the SDK does', async () => {
+    const handler = handlerFor(echo);
+    const task = asTask(await handler.sendMessage(textRequest('done'), context()));
+    await expect(
+      collect(handler.sendMessageStream(followUp(task.id, 'more'), context())),
+    ).rejects.toBeInstanceOf(UnsupportedOperationError);
   });
 
   it('refuses a follow-up message to a finished task, as the SDK does', async () => {
