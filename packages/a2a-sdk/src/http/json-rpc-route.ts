@@ -120,12 +120,12 @@ export function createJsonRpcHandler(options: JsonRpcRouteOptions): Handler {
     const mapError = legacy
       ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError
       : JsonRpcTransportHandler.mapToJSONRPCError;
-    const errorEnvelope = (error: unknown) => {
-      const mapped = mapError(error);
-      const malformed =
-        !legacy && mapped.code === A2A_ERROR_CODE.INTERNAL_ERROR && hasUndecodableMessage(body);
-      return envelope(requestIdOf(body), malformed ? INVALID_MESSAGE : mapped);
-    };
+    // An internal error on a v1.0 send whose message the SDK cannot decode is the caller's.
+    const refine = (error: Envelope['error']): Envelope['error'] =>
+      !legacy && error.code === A2A_ERROR_CODE.INTERNAL_ERROR && hasUndecodableMessage(body)
+        ? INVALID_MESSAGE
+        : error;
+    const errorEnvelope = (error: unknown) => envelope(requestIdOf(body), refine(mapError(error)));
 
     try {
       const context = await buildCallContext(c, { userBuilder: options.userBuilder, legacy });
@@ -141,14 +141,8 @@ export function createJsonRpcHandler(options: JsonRpcRouteOptions): Handler {
       const headers = extensionHeaders(context, legacy);
       if (!isAsyncIterable(output)) {
         const failed = (output as Partial<Envelope>).error;
-        if (
-          !legacy &&
-          failed?.code === A2A_ERROR_CODE.INTERNAL_ERROR &&
-          hasUndecodableMessage(body)
-        ) {
-          return c.json(envelope(requestIdOf(body), INVALID_MESSAGE), 200, headers);
-        }
-        return c.json(output, 200, headers);
+        if (failed === undefined || refine(failed) === failed) return c.json(output, 200, headers);
+        return c.json(envelope(requestIdOf(body), INVALID_MESSAGE), 200, headers);
       }
       const iterator = output[Symbol.asyncIterator]();
       const first = await firstStep(iterator);

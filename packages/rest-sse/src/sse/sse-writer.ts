@@ -112,7 +112,8 @@ function joinShutdown(signal: AbortSignal, writer: StreamWriter): void {
 class StreamWriter implements SSEWriter, HeartbeatMember, SSESinkOwner, EventListenerObject {
   readonly #sink: SSESink;
   readonly #ended = new AbortController();
-  readonly #heartbeatMs: number;
+  /** How often the heartbeat group checks this stream for silence; 0 when heartbeats are off. */
+  readonly #checkEveryMs: number;
   readonly #maxBufferedBytes: number;
   readonly #signal: AbortSignal | undefined;
   readonly #shutdownSignal: AbortSignal | undefined;
@@ -127,12 +128,12 @@ class StreamWriter implements SSEWriter, HeartbeatMember, SSESinkOwner, EventLis
   #lastFrameSize = 0;
 
   constructor(target: SSETarget, options: SSEWriterOptions) {
-    this.#heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+    this.#checkEveryMs = (options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS) / CHECKS_PER_HEARTBEAT;
     this.#maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
     this.#signal = options.signal;
     this.#shutdownSignal = options.shutdownSignal;
     this.#sink = openSink(target, options.headers, this);
-    if (this.#heartbeatMs > 0) joinHeartbeat(this.#heartbeatMs / CHECKS_PER_HEARTBEAT, this);
+    if (this.#checkEveryMs > 0) joinHeartbeat(this.#checkEveryMs, this);
     // The writer is its own abort listener (handleEvent): no bound function per stream.
     if (this.#signal?.aborted) this.close();
     else this.#signal?.addEventListener('abort', this, { once: true });
@@ -159,7 +160,7 @@ class StreamWriter implements SSEWriter, HeartbeatMember, SSESinkOwner, EventLis
 
   close(): void {
     if (this.#ended.signal.aborted) return;
-    if (this.#heartbeatMs > 0) leaveHeartbeat(this.#heartbeatMs / CHECKS_PER_HEARTBEAT, this);
+    if (this.#checkEveryMs > 0) leaveHeartbeat(this.#checkEveryMs, this);
     this.#signal?.removeEventListener('abort', this);
     if (this.#shutdownSignal !== undefined) shutdownGroups.get(this.#shutdownSignal)?.delete(this);
     this.#ended.abort(STREAM_ENDED);
