@@ -47,6 +47,14 @@ describe('createA2AHttpClient against a real server', () => {
     }
   });
 
+  it('sends tiny and huge waits as plain decimals the server accepts', async () => {
+    const client = createA2AHttpClient(echo.url);
+    for (const waitSeconds of [1e-7, 0.0004, 2.5, 1e21]) {
+      const task = await client.createTask({ input: 'x' }, { waitSeconds });
+      expect(await client.getTask(task.id, { waitSeconds })).toMatchObject({ id: task.id });
+    }
+  });
+
   it('waits by long-poll: one request however long the task runs', async () => {
     let requests = 0;
     const counting: typeof fetch = (input, init) => {

@@ -80,10 +80,14 @@ const LONG_POLL_SECONDS = 30;
 const FIRST_BACKOFF_MS = 50;
 const MAX_BACKOFF_MS = 2_000;
 
-/** The `wait` query value, clamped to what a server accepts. */
+/**
+ * The `wait` query value in seconds, clamped to what a server accepts and rounded to the
+ * millisecond, so it prints as a plain decimal (`String(1e-7)` is `1e-7`, which servers refuse).
+ */
 function waitOf(options: GetTaskOptions): number | undefined {
   if (options.waitSeconds === undefined) return undefined;
-  return Math.min(Math.max(options.waitSeconds, 0), MAX_WAIT_SECONDS);
+  const seconds = Math.min(Math.max(options.waitSeconds, 0), MAX_WAIT_SECONDS);
+  return Math.round(seconds * 1000) / 1000;
 }
 
 function taskPath(id: string, suffix = ''): string {

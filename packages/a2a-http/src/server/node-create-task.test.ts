@@ -134,6 +134,9 @@ const cases: Array<[string, Sent, boolean]> = [
     true,
   ],
   ['a malformed wait', { path: '/tasks?wait=soon', body: '{"input":"hi"}' }, false],
+  ['a hexadecimal wait', { path: '/tasks?wait=0x10', body: '{"input":"hi"}' }, false],
+  ['an empty wait', { path: '/tasks?wait=', body: '{"input":"hi"}' }, false],
+  ['a fractional wait', { path: '/tasks?wait=0.5', body: '{"input":"hi"}' }, true],
   [
     'a body that is not JSON',
     { path: '/tasks', headers: { 'content-type': 'text/plain' }, body: 'hi' },

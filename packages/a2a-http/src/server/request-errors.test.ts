@@ -106,15 +106,35 @@ describe('bad queries', () => {
     ['/tasks?cursor=not-a-cursor', 'cursor'],
     ['/tasks/some-id?wait=soon', 'wait'],
     ['/tasks/some-id?wait=-1', 'wait'],
+    // What Number() would read but no one writes for seconds or a count: refused, not guessed.
+    ['/tasks/some-id?wait=', 'wait'],
+    ['/tasks/some-id?wait=0x10', 'wait'],
+    ['/tasks/some-id?wait=1e1', 'wait'],
+    ['/tasks/some-id?wait=Infinity', 'wait'],
+    ['/tasks/some-id?wait=%205', 'wait'],
+    ['/tasks?limit=0x10', 'limit'],
+    ['/tasks?limit=1e1', 'limit'],
+    ['/tasks?limit=', 'limit'],
   ])('answers 400 invalid_input for %s', async (path, field) => {
     const message = await expectError(await app.request(path), 400, 'invalid_input');
     expect(message.toLowerCase()).toContain(field);
   });
 
-  it('answers 400 invalid_input for a bad wait on POST /tasks', async () => {
-    const response = await postJson(app, '/tasks?wait=later', { input: 'x' });
-    const message = await expectError(response, 400, 'invalid_input');
-    expect(message).toContain('wait');
+  it.each(['later', '0x10', '1e1', ''])(
+    'answers 400 invalid_input for wait=%s on POST /tasks',
+    async (wait) => {
+      const response = await postJson(app, `/tasks?wait=${wait}`, { input: 'x' });
+      const message = await expectError(response, 400, 'invalid_input');
+      expect(message).toContain('wait');
+    },
+  );
+
+  it('reads plain decimal waits and limits, fractions included', async () => {
+    const created = await postJson(app, '/tasks?wait=0.5', { input: 'x' });
+    expect(created.status).toBe(201);
+    const { task } = (await created.json()) as { task: { id: string } };
+    expect((await app.request(`/tasks/${task.id}?wait=0.25`)).status).toBe(200);
+    expect((await app.request('/tasks?limit=07')).status).toBe(200);
   });
 });
 

@@ -26,13 +26,26 @@ export const createTaskRequestSchema = z.object(
 /** What `POST /tasks` takes. */
 export type CreateTaskRequest = z.input<typeof createTaskRequestSchema>;
 
+/**
+ * A query parameter written as a plain decimal number (`5`, `-1`, `0.5`), read as a number. What
+ * `Number()` alone would also take is refused: an empty value, spaces, `0x10`, `1e1`, `Infinity`.
+ */
+const decimal = (error: string) =>
+  z
+    .string()
+    .regex(/^-?\d+(\.\d+)?$/, error)
+    .transform(Number);
+
 /** The query of `GET /tasks`: page size, cursor and status filter. */
 export const listTasksQuerySchema = z.object({
-  limit: z.coerce
-    .number({ error: 'must be a number' })
-    .int('must be an integer')
-    .min(1, 'must be at least 1')
-    .max(100, 'must be at most 100')
+  limit: decimal('must be a number')
+    .pipe(
+      z
+        .number()
+        .int('must be an integer')
+        .min(1, 'must be at least 1')
+        .max(100, 'must be at most 100'),
+    )
     .optional(),
   cursor: z.string().min(1, 'must not be empty').optional(),
   status: z.enum(TASK_STATUSES, { error: `must be one of ${TASK_STATUSES.join(', ')}` }).optional(),
@@ -46,9 +59,8 @@ export const MAX_WAIT_SECONDS = 60;
  * capped at {@link MAX_WAIT_SECONDS}.
  */
 export const waitQuerySchema = z.object({
-  wait: z.coerce
-    .number({ error: 'must be a number of seconds' })
-    .min(0, 'must not be negative')
+  wait: decimal('must be a number of seconds')
+    .pipe(z.number().min(0, 'must not be negative'))
     .transform((seconds) => Math.min(seconds, MAX_WAIT_SECONDS))
     .optional(),
 });
