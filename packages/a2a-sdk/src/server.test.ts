@@ -73,6 +73,33 @@ describe('createA2ASdkServer', () => {
     }
   });
 
+  it('answers a v0.3 task call whose id is not a string as invalid params, SSE included', async () => {
+    const { app } = createA2ASdkServer(createEchoAgent(), config);
+    const call = (method: string, id: unknown) =>
+      app.request('/jsonrpc', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params: { id } }),
+      });
+    const invalid = { code: -32602, message: 'Invalid params: id must be a string' };
+    for (const method of ['tasks/get', 'tasks/cancel']) {
+      for (const id of [5, ['a'], { x: 1 }]) {
+        const response = await call(method, id);
+        expect(response.status, method).toBe(200);
+        expect(await response.json(), method).toEqual({ jsonrpc: '2.0', id: 7, error: invalid });
+      }
+    }
+    const resubscribe = await call('tasks/resubscribe', 5);
+    expect(resubscribe.headers.get('content-type')).toContain('text/event-stream');
+    const text = await resubscribe.text();
+    expect(text).toContain('"code":-32602');
+    expect(text).not.toContain('trim');
+    // A string id that names no task is still the SDK's own task-not-found.
+    expect(await (await call('tasks/get', 'nope')).json()).toMatchObject({
+      error: { code: -32001 },
+    });
+  });
+
   it('lists for a JSON-RPC ListTasks with status UNRECOGNIZED, and refuses other unknown ones', async () => {
     const { app } = createA2ASdkServer(createEchoAgent(), config);
     const list = (status: string) =>

@@ -1,6 +1,8 @@
 import { A2A_VERSION_HEADER, SendMessageRequest } from '@a2a-js/sdk';
 import {
   A2A_LEGACY_PROTOCOL_VERSION,
+  LEGACY_METHOD_TASKS_CANCEL,
+  LEGACY_METHOD_TASKS_GET,
   LEGACY_METHOD_TASKS_RESUBSCRIBE,
 } from '@a2a-js/sdk/compat/v0_3';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
@@ -63,6 +65,31 @@ function hasUndecodableMessage(body: unknown): boolean {
   }
 }
 
+/** The v0.3 methods that take a task's `id` (the SDK's v0.3 handler trims it, whatever it is). */
+const LEGACY_TASK_ID_METHODS = new Set([
+  LEGACY_METHOD_TASKS_GET,
+  LEGACY_METHOD_TASKS_CANCEL,
+  LEGACY_METHOD_TASKS_RESUBSCRIBE,
+]);
+
+/** What a v0.3 task call whose `id` is not a string is answered with. */
+const INVALID_TASK_ID: Envelope['error'] = {
+  code: A2A_ERROR_CODE.INVALID_PARAMS,
+  message: 'Invalid params: id must be a string',
+};
+
+/**
+ * Whether a v0.3 task call has an `id` that is there but not a string (a number, an array): the
+ * SDK answers those with an internal error carrying a JS `TypeError`'s message
+ * ("taskId.trim is not a function"). A missing or null `id` is the SDK's own -32602 already.
+ */
+function hasNonStringTaskId(body: unknown): boolean {
+  const call = body as { method?: unknown; params?: { id?: unknown } } | undefined;
+  if (typeof call?.method !== 'string' || !LEGACY_TASK_ID_METHODS.has(call.method)) return false;
+  const id = call.params?.id;
+  return id !== undefined && id !== null && typeof id !== 'string';
+}
+
 /**
  * The body of a call as the SDK's handler should see it: a v1.0 ListTasks whose `status` is the
  * string `UNRECOGNIZED` loses it. The official client (1.3) sends that for a request without a
@@ -120,11 +147,13 @@ export function createJsonRpcHandler(options: JsonRpcRouteOptions): Handler {
     const mapError = legacy
       ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError
       : JsonRpcTransportHandler.mapToJSONRPCError;
-    // An internal error on a v1.0 send whose message the SDK cannot decode is the caller's.
-    const refine = (error: Envelope['error']): Envelope['error'] =>
-      !legacy && error.code === A2A_ERROR_CODE.INTERNAL_ERROR && hasUndecodableMessage(body)
-        ? INVALID_MESSAGE
-        : error;
+    // An internal error on a v1.0 send whose message the SDK cannot decode, or on a v0.3 task
+    // call whose id is not a string, is the caller's.
+    const refine = (error: Envelope['error']): Envelope['error'] => {
+      if (error.code !== A2A_ERROR_CODE.INTERNAL_ERROR) return error;
+      if (legacy) return hasNonStringTaskId(body) ? INVALID_TASK_ID : error;
+      return hasUndecodableMessage(body) ? INVALID_MESSAGE : error;
+    };
     const errorEnvelope = (error: unknown) => envelope(requestIdOf(body), refine(mapError(error)));
 
     try {
@@ -141,8 +170,9 @@ export function createJsonRpcHandler(options: JsonRpcRouteOptions): Handler {
       const headers = extensionHeaders(context, legacy);
       if (!isAsyncIterable(output)) {
         const failed = (output as Partial<Envelope>).error;
-        if (failed === undefined || refine(failed) === failed) return c.json(output, 200, headers);
-        return c.json(envelope(requestIdOf(body), INVALID_MESSAGE), 200, headers);
+        const refined = failed === undefined ? failed : refine(failed);
+        if (refined === undefined || refined === failed) return c.json(output, 200, headers);
+        return c.json(envelope(requestIdOf(body), refined), 200, headers);
       }
       const iterator = output[Symbol.asyncIterator]();
       const first = await firstStep(iterator);
