@@ -20,6 +20,11 @@ export interface LoadFigures {
   p50Ms: number;
   p99Ms: number;
   rssBytes: number;
+  /**
+   * Requests per second of each run, in round order: the runs of subjects loaded together share
+   * their rounds, so a ratio can be taken round by round (see `pairedRatio`).
+   */
+  roundsPerSecond?: number[];
 }
 
 /** One server and request of an interleaved group, under its results key. */
@@ -64,7 +69,8 @@ export async function checkAndWarmUp(
  * Loads several subjects side by side: each is first checked and warmed up (see
  * {@link checkAndWarmUp}), then the subjects take turns, one wrk run each per round, in an order
  * reversed every round, so a slow spell of the machine falls on all of them rather than on
- * whichever ran then. Every figure is the median of its runs;
+ * whichever ran then. Every figure is the median of its runs (each run's requests per second are
+ * kept too, for ratios taken round by round);
  * fails when any run saw an error (non-2xx, socket error or timeout).
  */
 export async function loadInterleaved(
@@ -93,6 +99,7 @@ export async function loadInterleaved(
         key,
         {
           requestsPerSecond: median(own.map((run) => run.requestsPerSecond)),
+          roundsPerSecond: own.map((run) => run.requestsPerSecond),
           p50Ms: median(own.map((run) => run.p50Ms)),
           p99Ms: median(own.map((run) => run.p99Ms)),
           rssBytes: server.rss(),

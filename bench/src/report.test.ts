@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Results, type RunInfo, renderReport } from './report.ts';
+import type { LoadFigures } from './measure.ts';
+import { pairedRatio, type Results, type RunInfo, renderReport } from './report.ts';
 
 const figures = (requestsPerSecond: number) => ({
   requestsPerSecond,
@@ -36,6 +37,30 @@ describe('renderReport', () => {
     const { text } = renderReport(results, info);
     const row = text.split('\n').find((line) => line.startsWith('POST /tasks?wait vs raw'));
     expect(row).toMatch(/0\.695x\s+>= 0\.70x\s+NO/);
+  });
+
+  it('takes ratios round by round when both sides ran in the same rounds', () => {
+    // Medians 20,000 and 30,000 (0.667x), but every round's own ratio is 0.75x or more: the
+    // anchor's fast rounds are not the subject's.
+    const results: Results = {
+      load: {
+        'invoke/raw': { ...figures(30_000), roundsPerSecond: [40_000, 30_000, 20_000] },
+        'tasks-wait/gateway': { ...figures(20_000), roundsPerSecond: [30_000, 24_000, 15_000] },
+      },
+      firstEventMs: {},
+      heapPerIdleStream: {},
+      remote: {},
+    };
+    expect(pairedRatio(results, 'tasks-wait/gateway', 'invoke/raw')).toBe(0.75);
+    const { text } = renderReport(results, info);
+    expect(text.split('\n').find((line) => line.startsWith('POST /tasks?wait vs raw'))).toMatch(
+      /0\.750x\s+>= 0\.70x\s+yes/,
+    );
+    expect(text).toMatch(/gateway \/agents\/echo\/tasks\?wait=10\s+20,000\s+0\.75x/);
+    // Without rounds in common, the ratio of the medians.
+    const unpaired = { ...results.load['invoke/raw'], roundsPerSecond: [30_000] } as LoadFigures;
+    const mixed = { ...results, load: { ...results.load, 'invoke/raw': unpaired } };
+    expect(pairedRatio(mixed, 'tasks-wait/gateway', 'invoke/raw')).toBeCloseTo(2 / 3, 10);
   });
 
   it('names the host steal in the header, and leaves the line out when unknown', () => {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Machine } from './environment.ts';
 import type { LoadFigures, LoadSettings } from './measure.ts';
-import { formatNumber, markdownTable, textTable } from './table.ts';
+import { formatNumber, markdownTable, median, textTable } from './table.ts';
 
 /** Everything one run measured. */
 export interface Results {
@@ -61,7 +61,7 @@ function loadRows(results: Results): Rows {
       formatNumber(figures?.requestsPerSecond),
       base === undefined || figures === undefined
         ? ''
-        : `${formatNumber(figures.requestsPerSecond / base.requestsPerSecond, 2)}x`,
+        : `${formatNumber(pairedRatio(results, key, anchor), 2)}x`,
       formatNumber(figures?.p50Ms, 2),
       formatNumber(figures?.p99Ms, 2),
       formatNumber(figures === undefined ? undefined : figures.rssBytes / 2 ** 20, 0),
@@ -97,11 +97,20 @@ function remoteRows(results: Results): Rows {
   ];
 }
 
-function ratio(results: Results, key: string, anchor: string): number {
-  return (
-    (results.load[key]?.requestsPerSecond ?? Number.NaN) /
-    (results.load[anchor]?.requestsPerSecond ?? Number.NaN)
-  );
+/**
+ * How a subject's requests per second compare with its anchor's: the median of their ratios round
+ * by round when both were loaded in the same rounds (each round's two runs a few seconds apart,
+ * so a spell of the shared machine lands on both), else the ratio of their medians.
+ */
+export function pairedRatio(results: Results, key: string, anchor: string): number {
+  const own = results.load[key];
+  const base = results.load[anchor];
+  const rounds = own?.roundsPerSecond;
+  const baseRounds = base?.roundsPerSecond;
+  if (rounds !== undefined && rounds.length > 0 && rounds.length === baseRounds?.length) {
+    return median(rounds.map((value, round) => value / (baseRounds[round] as number)));
+  }
+  return (own?.requestsPerSecond ?? Number.NaN) / (base?.requestsPerSecond ?? Number.NaN);
 }
 
 function targetRows(results: Results): Rows {
@@ -110,9 +119,9 @@ function targetRows(results: Results): Rows {
     rows.push([name, measured, wanted, met === undefined ? 'n/a' : met ? 'yes' : 'NO']);
   // Three decimals: a ratio a hair under its target must not print as the target.
   const x = (value: number) => `${formatNumber(value, 3)}x`;
-  const restRatio = ratio(results, 'invoke/gateway', 'invoke/raw');
+  const restRatio = pairedRatio(results, 'invoke/gateway', 'invoke/raw');
   add('REST invoke vs raw node:http', x(restRatio), '>= 0.80x', restRatio >= 0.8);
-  const taskRatio = ratio(results, 'send-task/gateway', 'send-task/sdk-express');
+  const taskRatio = pairedRatio(results, 'send-task/gateway', 'send-task/sdk-express');
   add('SendMessage (Task) vs SDK Express', x(taskRatio), '>= 3x', taskRatio >= 3);
   const ourP99 = results.load['send-task/gateway']?.p99Ms ?? Number.NaN;
   const theirP99 = results.load['send-task/sdk-express']?.p99Ms ?? Number.NaN;
@@ -122,17 +131,17 @@ function targetRows(results: Results): Rows {
     'lower',
     ourP99 < theirP99,
   );
-  const messageRatio = ratio(results, 'send-message/gateway', 'send-message/sdk-express');
+  const messageRatio = pairedRatio(results, 'send-message/gateway', 'send-message/sdk-express');
   add('SendMessage (Message) vs SDK Express', x(messageRatio), '>= 1.5x', messageRatio >= 1.5);
-  const streamRatio = ratio(results, 'stream/gateway', 'stream/sdk-express');
+  const streamRatio = pairedRatio(results, 'stream/gateway', 'stream/sdk-express');
   add('SendStreamingMessage vs SDK Express', x(streamRatio), '>= 2x', streamRatio >= 2);
-  const sseRatio = ratio(results, 'sse/gateway', 'sse/raw');
+  const sseRatio = pairedRatio(results, 'sse/gateway', 'sse/raw');
   add('SSE streams/s vs raw node:http', x(sseRatio), '>= 0.60x', sseRatio >= 0.6);
   const first = results.firstEventMs.gateway ?? Number.NaN;
   add('SSE time to first event', `${formatNumber(first, 3)} ms`, '<= 0.5 ms', first <= 0.5);
   const heap = (results.heapPerIdleStream.gateway ?? Number.NaN) / 1024;
   add('SSE heap per idle stream', `${formatNumber(heap, 1)} KiB`, '<= 8 KiB', heap <= 8);
-  const tasksRatio = ratio(results, 'tasks-wait/gateway', 'invoke/raw');
+  const tasksRatio = pairedRatio(results, 'tasks-wait/gateway', 'invoke/raw');
   add('POST /tasks?wait vs raw node:http', x(tasksRatio), '>= 0.70x', tasksRatio >= 0.7);
   const overhead = (results.remote.a2aHttp ?? Number.NaN) - (results.remote.local ?? Number.NaN);
   add('a2a-http remote invoke overhead', `${formatNumber(overhead, 3)} ms`, '< 1 ms', overhead < 1);
@@ -145,7 +154,8 @@ function header(info: RunInfo): string[] {
     `Machine: ${machine.cpu}, ${machine.cores} CPUs, ${machine.memoryGiB} GiB; ${machine.kernel}`,
     `Node ${machine.node}; ${machine.wrk}; ${machine.date}; ${info.pinned}`,
     `Load: wrk, 1 thread, ${settings.connections} connections, 127.0.0.1; warm-up ${settings.warmupSeconds} s,` +
-      ` then the median of ${settings.runs} runs of ${settings.seconds} s; total ${formatNumber(info.seconds, 0)} s`,
+      ` then the median of ${settings.runs} runs of ${settings.seconds} s; total ${formatNumber(info.seconds, 0)} s  `,
+    'Ratios: the median of the ratios round by round (the servers compared take turns in each round)',
     ...(info.steal === ''
       ? []
       : [`CPU time taken by the host (steal) during the run: ${info.steal}`]),

@@ -43,7 +43,7 @@ if (loadCpus !== undefined) pin(process.pid, loadCpus);
 const settings: LoadSettings = {
   warmupSeconds: quick ? 1 : 2,
   seconds: quick ? 1 : 3,
-  runs: quick ? 1 : 5,
+  runs: quick ? 1 : 7,
   connections: 32,
   loadCpus,
 };
@@ -124,13 +124,15 @@ const [raw, hono, express, gateway, gatewayMessage] = servers as [
 ];
 try {
   const taskDone: Check = (status, text) => echoed(status, text) && text.includes('"completed"');
+  // The raw ceiling between the two gateway routes compared with it: each of their runs is next
+  // to one of its own in every round.
   await measureTogether('1 and 3. REST invoke and POST /tasks?wait', [
-    subject('invoke/raw', raw, '/invoke', echoBody, echoed),
     subject('invoke/raw-together', raw, '/invoke-together', echoBody, echoed),
     subject('invoke/hono', hono, '/invoke', echoBody, echoed),
     subject('invoke/gateway', gateway, '/agents/echo/invoke', echoBody, echoed),
-    subject('tasks/raw', raw, '/tasks', echoBody, taskDone),
+    subject('invoke/raw', raw, '/invoke', echoBody, echoed),
     subject('tasks-wait/gateway', gateway, '/agents/echo/tasks?wait=10', echoBody, taskDone),
+    subject('tasks/raw', raw, '/tasks', echoBody, taskDone),
   ]);
   await measureTogether('2. SendMessage, Task', [
     subject(
