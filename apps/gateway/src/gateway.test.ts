@@ -36,6 +36,22 @@ describe('createGateway', () => {
     });
   });
 
+  it('gives URLs on publicUrl in every card and the index, whatever Host a client sends', async () => {
+    const forged = { headers: { host: 'evil.example:666' } };
+    const at = (path: string) => app.request(`http://evil.example:666${path}`, forged);
+    expect(await (await at('/.well-known/agent.json')).json()).toMatchObject({
+      endpoint: base,
+      version: '0.1.0',
+    });
+    expect(await (await at('/agents/echo/.well-known/agent.json')).json()).toMatchObject({
+      endpoint: `${base}/agents/echo`,
+    });
+    expect((await (await at('/a2a/echo/.well-known/agent-card.json')).json()).url).toContain(base);
+    const index = JSON.stringify(await (await at('/')).json());
+    expect(index).toContain(`${base}/agents/echo/invoke`);
+    expect(index).not.toContain('evil.example');
+  });
+
   it('answers health and readiness', async () => {
     expect(await (await app.request('/healthz')).json()).toEqual({ status: 'ok' });
     expect(await (await app.request('/readyz')).json()).toEqual({ status: 'ready' });

@@ -29,7 +29,10 @@ export interface GatewayOptions {
   agents: Agent[];
   /** The agent served at the root. */
   defaultAgent: string;
-  /** The public base URL (no trailing slash), used in the official SDK's agent cards. */
+  /**
+   * The public base URL (no trailing slash): every agent card and the index at `/` give URLs on
+   * it, whatever `Host` a request names.
+   */
   publicUrl: string;
   apiKeys?: string[];
   cors?: boolean | string[];
@@ -136,14 +139,16 @@ export function createGateway(options: GatewayOptions): Gateway {
           security: [{ bearer: [] }, { apiKey: [] }] as Array<Record<string, string[]>>,
         },
       }
-    : {};
+    : { card: {} };
   for (const agent of agents) {
     a2aHttp.set(
       agent.name,
       createA2AHttpServer({
         agent,
         store,
-        ...handRolledSecurity,
+        // Cards name the configured address, never the Host a client sends.
+        publicUrl,
+        card: { version: options.version ?? '0.1.0', ...handRolledSecurity.card },
         ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
         ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
         ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
@@ -200,7 +205,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     shuttingDown ? errorResponse(new ShuttingDownError()) : context.json({ status: 'ready' }),
   );
   app.get('/', (context) => {
-    const base = new URL(context.req.url).origin;
+    const base = publicUrl;
     return context.json({
       name: 'AgentPort',
       defaultAgent,

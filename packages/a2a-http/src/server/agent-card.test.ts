@@ -91,6 +91,29 @@ describe('GET /.well-known/agent.json', () => {
     expect((await forged.json()).endpoint).toBe('http://internal:9000');
   });
 
+  it('builds the endpoint on publicUrl, not on the Host or X-Forwarded-* a client sends', async () => {
+    const server = createA2AHttpServer({
+      agent: createEchoAgent(),
+      publicUrl: 'https://agents.example/gw/',
+      trustProxyHeaders: true,
+    });
+    const parent = new Hono({ strict: false });
+    parent.route('/', server.app);
+    parent.route('/agents/echo', server.app);
+    const headers = { host: 'evil.example:666', 'x-forwarded-host': 'evil.example' };
+    const root = await parent.request('http://evil.example:666/.well-known/agent.json', {
+      headers,
+    });
+    expect((await root.json()).endpoint).toBe('https://agents.example/gw');
+    const mounted = await parent.request(
+      'http://evil.example:666/agents/echo/.well-known/agent.json/',
+      {
+        headers,
+      },
+    );
+    expect((await mounted.json()).endpoint).toBe('https://agents.example/gw/agents/echo');
+  });
+
   it('answers 405 with Allow for another method', async () => {
     const { app } = createA2AHttpServer({ agent: createEchoAgent() });
     const response = await app.request('/.well-known/agent.json', { method: 'POST' });

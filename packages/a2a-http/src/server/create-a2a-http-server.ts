@@ -32,8 +32,14 @@ export interface A2AHttpServerOptions {
   /** The largest accepted request body, in bytes (default 1 MiB). */
   maxBodyBytes?: number;
   /**
-   * Derive the card's endpoint from `X-Forwarded-Proto` and `X-Forwarded-Host` when `card.endpoint`
-   * is not set; only behind a proxy that sets them (default false).
+   * The public base URL the server is reached at (scheme, host, optional path prefix): the card's
+   * endpoint is it plus the path the card was asked under (a mount prefix), whatever `Host` the
+   * request names. `card.endpoint` still wins; without either, the request's URL is used.
+   */
+  publicUrl?: string;
+  /**
+   * Derive the card's endpoint from `X-Forwarded-Proto` and `X-Forwarded-Host` when neither
+   * `card.endpoint` nor `publicUrl` is set; only behind a proxy that sets them (default false).
    */
   trustProxyHeaders?: boolean;
   /** Idle time before an SSE heartbeat comment on event streams, in milliseconds (default 15 s). */
@@ -88,7 +94,12 @@ export function createA2AHttpServer(options: A2AHttpServerOptions): A2AHttpServe
   app.onError(jsonErrorHandler);
 
   app.get(AGENT_CARD_PATH, (context) => {
-    const endpoint = requestEndpoint(context.req.raw, AGENT_CARD_PATH, trustProxyHeaders);
+    const endpoint = requestEndpoint(
+      context.req.raw,
+      AGENT_CARD_PATH,
+      trustProxyHeaders,
+      options.publicUrl,
+    );
     return context.json(buildAgentCard(agent, cardOptions, endpoint));
   });
   app.all(AGENT_CARD_PATH, methodNotAllowed(['GET', 'HEAD']));

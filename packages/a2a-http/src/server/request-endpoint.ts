@@ -8,15 +8,24 @@ function firstValue(header: string | undefined): string | undefined {
 
 /**
  * The absolute URL the routes are served at, seen from a request for `suffix` (the card path):
- * the request URL without the suffix, so a mount prefix is kept. With `trustProxyHeaders`, a
- * well-formed `X-Forwarded-Proto` and `X-Forwarded-Host` replace the scheme and host.
+ * the request URL without the suffix, so a mount prefix is kept. `publicUrl` (scheme, host and an
+ * optional path, no trailing slash) replaces the request's scheme and host when given; otherwise,
+ * with `trustProxyHeaders`, a well-formed `X-Forwarded-Proto` and `X-Forwarded-Host` do.
  */
 export function requestEndpoint(
   request: Request,
   suffix: string,
   trustProxyHeaders: boolean,
+  publicUrl?: string,
 ): string {
   const url = new URL(request.url);
+  // A trailing slash after the card path (a server that ignores them answers it) is not part of it.
+  const asked = url.pathname.replace(/\/+$/, '');
+  const path = (asked.endsWith(suffix) ? asked.slice(0, -suffix.length) : asked).replace(
+    /\/+$/,
+    '',
+  );
+  if (publicUrl !== undefined) return `${publicUrl.replace(/\/+$/, '')}${path}`;
   let protocol = url.protocol;
   let host = url.host;
   if (trustProxyHeaders) {
@@ -27,8 +36,5 @@ export function requestEndpoint(
     }
     if (forwardedHost !== undefined && HOST.test(forwardedHost)) host = forwardedHost;
   }
-  // A trailing slash after the card path (a server that ignores them answers it) is not part of it.
-  const asked = url.pathname.replace(/\/+$/, '');
-  const path = asked.endsWith(suffix) ? asked.slice(0, -suffix.length) : asked;
-  return `${protocol}//${host}${path.replace(/\/+$/, '')}`;
+  return `${protocol}//${host}${path}`;
 }
