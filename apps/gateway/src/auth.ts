@@ -16,13 +16,8 @@ function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
 }
 
-function presentedKey(
-  authorization: string | undefined,
-  apiKey: string | undefined,
-): string | undefined {
-  if (apiKey !== undefined && apiKey !== '') return apiKey;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-  return match?.[1];
+function bearerToken(authorization: string | undefined): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
 }
 
 /** What {@link createKeyCheck}'s check finds: the key presented, if any, and whether it is valid. */
@@ -33,20 +28,24 @@ export interface KeyCheckResult {
 
 /**
  * The key check of {@link apiKeyAuth}, on the `Authorization` and `X-API-Key` header values:
- * constant-time comparison of SHA-256 digests against every key.
+ * constant-time comparison of SHA-256 digests against every key. Either header with a valid key
+ * will do (a stale `X-API-Key` beside a good bearer token does not lock the caller out).
  */
 export function createKeyCheck(
   keys: readonly string[],
 ): (authorization: string | undefined, apiKey: string | undefined) => KeyCheckResult {
   const digests = keys.map(digest);
-  return (authorization, apiKey) => {
-    const key = presentedKey(authorization, apiKey);
+  const isValid = (key: string | undefined): boolean => {
+    if (key === undefined || key === '') return false;
+    const candidate = digest(key);
     let valid = false;
-    if (key !== undefined) {
-      const candidate = digest(key);
-      for (const expected of digests) valid = timingSafeEqual(candidate, expected) || valid;
-    }
-    return { key, valid };
+    for (const expected of digests) valid = timingSafeEqual(candidate, expected) || valid;
+    return valid;
+  };
+  return (authorization, apiKey) => {
+    const bearer = bearerToken(authorization);
+    const valid = isValid(apiKey) || isValid(bearer);
+    return { key: apiKey === undefined || apiKey === '' ? bearer : apiKey, valid };
   };
 }
 
@@ -71,7 +70,13 @@ export function apiKeyAuth(keys: readonly string[]): MiddlewareHandler {
         status: 401,
       }),
     );
-    response.headers.set('www-authenticate', 'Bearer realm="agentport", error="invalid_token"');
+    // RFC 6750 3.1: no error code when the request carried no credentials at all.
+    response.headers.set(
+      'www-authenticate',
+      key === undefined
+        ? 'Bearer realm="agentport"'
+        : 'Bearer realm="agentport", error="invalid_token"',
+    );
     return response;
   };
 }

@@ -370,10 +370,26 @@ describe('auth', () => {
       body: JSON.stringify({ input: 'x' }),
     });
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer realm="agentport"/);
+    // RFC 6750 3.1: no error code when no credentials were sent; invalid_token for a wrong one.
+    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="agentport"');
     expect(await response.json()).toEqual({
       error: { code: 'unauthorized', message: 'An API key is required' },
     });
+    const wrong = await app.request('/compat/agents', {
+      headers: { authorization: 'Bearer nope' },
+    });
+    expect(wrong.headers.get('www-authenticate')).toBe(
+      'Bearer realm="agentport", error="invalid_token"',
+    );
+  });
+
+  it('accepts a valid key in either header, even beside a wrong one in the other', async () => {
+    for (const headers of [
+      { 'x-api-key': 'stale-key-stale-key', authorization: `Bearer ${KEY}` },
+      { 'x-api-key': KEY, authorization: 'Bearer stale-key-stale-key' },
+    ]) {
+      expect((await app.request('/compat/agents', { headers })).status).toBe(200);
+    }
   });
 
   it('refuses a wrong key without echoing it', async () => {
