@@ -273,23 +273,57 @@ describe('OpenAPI', () => {
     expect(task).toMatchObject({ properties: { input: { type: 'string' } } });
   });
 
-  it('has a route behind every documented operation', async () => {
+  it('has a route behind every documented operation, answering a media type it documents', async () => {
     const document = (await (await app.request('/openapi.json')).json()) as {
-      paths: Record<string, Record<string, unknown>>;
+      paths: Record<string, Record<string, { responses: Record<string, { content: object }> }>>;
     };
     const samples: Record<string, string> = { name: 'echo' };
     for (const [path, operations] of Object.entries(document.paths)) {
       const url = path.replace(/\{(\w+)\}/g, (_match, name: string) => samples[name] ?? 'missing');
-      for (const method of Object.keys(operations)) {
-        const response = await app.request(url, {
-          method: method.toUpperCase(),
-          ...(method === 'post' ? { headers: json, body: '{}' } : {}),
-        });
-        const text = await response.text();
-        expect(text, `${method} ${path}`).not.toContain('No route for');
-        expect(response.status, `${method} ${path}`).not.toBe(405);
+      for (const [method, operation] of Object.entries(operations)) {
+        // The v0.3 routes are there for v0.3 callers only.
+        const versions = path.includes('/rest/v1/') ? [{}] : [{}, { 'A2A-Version': '1.0' }];
+        for (const version of versions) {
+          const response = await app.request(url, {
+            method: method.toUpperCase(),
+            ...(method === 'post' ? { headers: { ...json, ...version }, body: '{}' } : {}),
+            ...(method === 'post' ? {} : { headers: version }),
+          });
+          const text = await response.text();
+          const where = `${method} ${path} ${response.status}`;
+          expect(text, where).not.toContain('No route for');
+          expect(response.status, where).not.toBe(405);
+          const documented =
+            operation.responses[String(response.status)]?.content ??
+            (operation.responses.default as { content: object }).content;
+          const type = (response.headers.get('content-type') ?? '').split(';')[0];
+          expect(Object.keys(documented), where).toContain(type);
+        }
       }
     }
+  });
+
+  it('marks the public operations as needing no key when keys are on', async () => {
+    const secured = gateway({ apiKeys: [KEY] }).app;
+    const document = (await (await secured.request('/openapi.json')).json()) as {
+      security: unknown[];
+      paths: Record<string, Record<string, { security?: unknown[] }>>;
+    };
+    expect(document.security).toHaveLength(2);
+    for (const path of [
+      '/healthz',
+      '/readyz',
+      '/openapi.json',
+      '/docs',
+      '/.well-known/agent.json',
+    ]) {
+      expect(document.paths[path]?.get?.security, path).toEqual([]);
+    }
+    expect(document.paths['/agents/echo/.well-known/agent.json']?.get?.security).toEqual([]);
+    expect(document.paths['/a2a/echo/.well-known/agent-card.json']?.get?.security).toEqual([]);
+    expect(document.paths['/agents/echo/invoke']?.post?.security).toBeUndefined();
+    // And they are public indeed.
+    expect((await secured.request('/docs')).status).toBe(200);
   });
 
   it('documents the A2A binding actions and the task routes as they answer', async () => {

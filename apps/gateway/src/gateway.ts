@@ -17,7 +17,7 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { Logger } from 'pino';
 import { accessLog, logRequest } from './access-log.ts';
-import { apiKeyAuth, createKeyCheck } from './auth.ts';
+import { apiKeyAuth, createKeyCheck, isPublicPath } from './auth.ts';
 import { renderDocsPage } from './docs-page.ts';
 import { createOpenApiDocument, listRoutes } from './openapi.ts';
 import { chooseRequestId, REQUEST_ID_HEADER, requestIds } from './request-id.ts';
@@ -254,6 +254,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       title: 'AgentPort gateway',
       version: options.version ?? '0.1.0',
       securityScheme: secured,
+      isPublic: isPublicPath,
     });
     return document;
   };

@@ -7,8 +7,12 @@ export interface RouteDoc {
   tag: string;
   /** The zod schema that validates the JSON body, when the route takes one. */
   body?: z.ZodType;
-  /** Whether it can answer with Server-Sent Events. */
-  sse?: boolean;
+  /** Whether it can answer with Server-Sent Events; `'only'` when a success always is a stream. */
+  sse?: boolean | 'only';
+  /** The media type of its JSON answers, when not `application/json` (errors included). */
+  jsonMediaTypes?: string[];
+  /** The media type of a successful answer that is neither JSON nor a stream (a web page). */
+  mediaType?: string;
   /** The status of a successful answer (default 200). */
   status?: number;
   /** The zod schema of the query parameters it reads, when it reads any. */
@@ -87,7 +91,13 @@ export function listRoutes(app: Hono): Array<{ method: string; path: string }> {
 export function createOpenApiDocument(
   routes: ReadonlyArray<{ method: string; path: string }>,
   describe: RouteDocLookup,
-  info: { title: string; version: string; securityScheme: boolean },
+  info: {
+    title: string;
+    version: string;
+    securityScheme: boolean;
+    /** Whether an operation's path is public when `securityScheme` is on. */
+    isPublic?: (path: string) => boolean;
+  },
 ): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const { method, path } of routes) {
@@ -102,8 +112,12 @@ export function createOpenApiDocument(
       })),
       ...(doc.query === undefined ? [] : queryParameters(doc.query)),
     ];
-    const content: Record<string, unknown> = { 'application/json': { schema: {} } };
+    const jsonTypes = doc.jsonMediaTypes ?? ['application/json'];
+    const content: Record<string, unknown> = {};
+    if (doc.mediaType !== undefined) content[doc.mediaType] = { schema: { type: 'string' } };
+    else if (doc.sse !== 'only') for (const type of jsonTypes) content[type] = { schema: {} };
     if (doc.sse) content['text/event-stream'] = { schema: { type: 'string' } };
+    const failure = { schema: doc.errorSchema ?? errorSchema };
     const operation: Record<string, unknown> = {
       summary: doc.summary,
       tags: [doc.tag],
@@ -112,9 +126,11 @@ export function createOpenApiDocument(
         [String(doc.status ?? 200)]: { description: 'Success', content },
         default: {
           description: 'Error',
-          content: { 'application/json': { schema: doc.errorSchema ?? errorSchema } },
+          content: Object.fromEntries(jsonTypes.map((type) => [type, failure])),
         },
       },
+      // Public routes need no key even when the document's default security asks for one.
+      ...(info.securityScheme && info.isPublic?.(openApiPath) ? { security: [] } : {}),
     };
     if (doc.body !== undefined) {
       operation.requestBody = {

@@ -54,6 +54,8 @@ const JSON_RPC_ERROR = {
 };
 
 const A2A = 'A2A (hand-rolled)';
+/** The media type of the A2A v1.0 HTTP+JSON binding's answers. */
+const A2A_JSON = 'application/a2a+json';
 const SDK = 'A2A (official SDK)';
 const PREFIX = '(?:/agents/[^/]+)?';
 
@@ -81,7 +83,7 @@ const RULES: Rule[] = [
   {
     method: 'GET',
     path: /^\/docs$/,
-    doc: { summary: 'This document as a web page', tag: 'Operations' },
+    doc: { summary: 'This document as a web page', tag: 'Operations', mediaType: 'text/html' },
   },
   {
     method: 'GET',
@@ -116,7 +118,7 @@ const RULES: Rule[] = [
   {
     method: 'GET',
     path: new RegExp(`^${PREFIX}/tasks/\\{id\\}/events$`),
-    doc: { summary: "Stream the task's changes", tag: A2A, sse: true },
+    doc: { summary: "Stream the task's changes", tag: A2A, sse: 'only' },
   },
   {
     method: 'POST',
@@ -149,7 +151,7 @@ const RULES: Rule[] = [
       summary: 'Run the agent and stream its events',
       tag: 'REST/SSE',
       body: invokeRequestSchema,
-      sse: true,
+      sse: 'only',
     },
   },
   {
@@ -194,12 +196,17 @@ export function describeRoute(method: string, path: string): RouteDoc {
       return rule.doc;
     }
   }
-  if (path.startsWith('/a2a/'))
+  if (path.startsWith('/a2a/')) {
+    const legacy = path.includes('/rest/v1/');
     return {
       summary: 'A2A HTTP+JSON binding',
       tag: SDK,
-      sse: path.endsWith(':stream') || path.endsWith(':subscribe'),
-      errorSchema: path.includes('/rest/v1/') ? LEGACY_REST_ERROR : GOOGLE_RPC_ERROR,
+      sse: path.endsWith(':stream') || path.endsWith(':subscribe') ? 'only' : false,
+      errorSchema: legacy ? LEGACY_REST_ERROR : GOOGLE_RPC_ERROR,
+      // The v1.0 binding answers its own media type (the SDK's); v0.3 and refusals made before
+      // the binding (404, 413) answer plain JSON.
+      jsonMediaTypes: legacy ? ['application/json'] : [A2A_JSON, 'application/json'],
     };
+  }
   return { summary: `${method} ${path}`, tag: 'Other' };
 }
