@@ -1,6 +1,7 @@
 import { type AgentEvent, defineAgent } from '@agentport/core';
 import { describe, expect, it, vi } from 'vitest';
 import { createSSEWriter, type SSEWriter } from '../sse/sse-writer.ts';
+import { createUnserialisableAgent } from '../test-support/agents.ts';
 import { parseSSE } from '../test-support/sse.ts';
 import { pumpAgentEvents, writeAgentEvents } from './agent-events.ts';
 
@@ -31,6 +32,13 @@ function eventsOf(events: AgentEvent[]) {
     }),
   };
   return { iterable, closed };
+}
+
+/** An object that holds itself, which JSON cannot serialise. */
+function cycle(): Record<string, unknown> {
+  const value: Record<string, unknown> = {};
+  value.self = value;
+  return value;
 }
 
 describe('writeAgentEvents', () => {
@@ -158,9 +166,36 @@ describe('writing a stream that pushes its events', () => {
       await writeAgentEvents(events, writer, 'injector');
       writer.close();
       const parsed = parseSSE(await text()).events;
-      expect(parsed.map((event) => [event.event, event.id])).toEqual([['error', '2']]);
+      expect(parsed.map((event) => [event.event, event.id])).toEqual([['error', '1']]);
       expect(JSON.parse(parsed[0]?.data ?? '')).toMatchObject({ code: 'invalid_input' });
     }
     expect(closed).toHaveBeenCalledTimes(1);
   });
+
+  it.each([
+    ['a BigInt', 10n],
+    ['a cycle', cycle()],
+  ])(
+    'numbers the agent_failure event for an event holding %s right after the last one written, pushed or pulled',
+    async (_, input) => {
+      const before: AgentEvent = { type: 'text-delta', delta: 'before' };
+      const unserialisable: AgentEvent = { type: 'tool-call', id: '1', name: 'x', input };
+      const pushed = createUnserialisableAgent(input).stream('x');
+      const { iterable: pulled } = eventsOf([before, unserialisable]);
+      for (const events of [pushed, pulled]) {
+        const { writer, text } = openStream();
+        await writeAgentEvents(events, writer, 'unserialisable');
+        writer.close();
+        const parsed = parseSSE(await text()).events;
+        expect(parsed.map((event) => [event.event, event.id])).toEqual([
+          ['text-delta', '1'],
+          ['error', '2'],
+        ]);
+        expect(JSON.parse(parsed[1]?.data ?? '')).toEqual({
+          code: 'agent_failure',
+          message: "Agent 'unserialisable' failed",
+        });
+      }
+    },
+  );
 });

@@ -4,8 +4,14 @@ import { connect } from 'node:net';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FetchApp, type ListenOptions, listen } from '../http/listen.ts';
-import { createBrokenAgent, createWaitingAgent } from '../test-support/agents.ts';
+import {
+  createBrokenAgent,
+  createMistypedAgent,
+  createUnserialisableAgent,
+  createWaitingAgent,
+} from '../test-support/agents.ts';
 import { serve, type TestServer } from '../test-support/serve.ts';
+import { parseSSE } from '../test-support/sse.ts';
 import { streamOnNode } from './node-actions.ts';
 import { createRestServer, type RestServer } from './rest-server.ts';
 
@@ -77,7 +83,9 @@ function createServer(): RestServer {
   return createRestServer({ maxBodyBytes: 64 })
     .register('echo', createEchoAgent())
     .register('demo/ticker', createTickerAgent())
-    .register('broken', createBrokenAgent());
+    .register('broken', createBrokenAgent())
+    .register('mistyped', createMistypedAgent(42))
+    .register('unserialisable', createUnserialisableAgent(10n));
 }
 
 /** Serves an app (or a RestServer through its own `listen`) until the test ends; its URL. */
@@ -115,6 +123,11 @@ const cases: Array<[string, Sent, boolean]> = [
   ['an empty input', { path: '/echo/invoke', body: '{"input":""}' }, true],
   ['a body that is not an object', { path: '/echo/invoke', body: '[1]' }, true],
   ['a failing agent', { path: '/broken/invoke', body: '{"input":"x"}' }, true],
+  [
+    'an agent whose result is not a string',
+    { path: '/mistyped/invoke', body: '{"input":"x"}' },
+    true,
+  ],
   [
     'a JSON subtype with parameters',
     {
@@ -155,6 +168,11 @@ const cases: Array<[string, Sent, boolean]> = [
     true,
   ],
   ['a stream whose agent fails', { path: '/broken/stream', body: '{"input":"x"}' }, true],
+  [
+    'a stream with an event that cannot be serialised',
+    { path: '/unserialisable/stream', body: '{"input":"x"}' },
+    true,
+  ],
   ['a stream with malformed JSON', { path: '/echo/stream', body: '{"input' }, true],
   [
     'a stream with a byte-order mark',
@@ -185,6 +203,27 @@ describe('handleNode: invoke and stream calls answered on Node without Hono', ()
     const failed = await send(fast, { path: '/broken/invoke', body: '{"input":"x"}' });
     expect(failed.status).toBe(500);
     expect(JSON.stringify(failed.body)).not.toContain('hunter2');
+  });
+
+  it('answers 500 agent_failure when the agent resolves to something other than a string', async () => {
+    const { fast } = await startBoth();
+    expect(await send(fast, { path: '/mistyped/invoke', body: '{"input":"x"}' })).toEqual({
+      status: 500,
+      contentType: 'application/json; charset=utf-8',
+      allow: undefined,
+      body: { error: { code: 'agent_failure', message: "Agent 'mistyped' failed" } },
+    });
+  });
+
+  it('numbers the error event right after the last event when an event cannot be serialised', async () => {
+    const { fast } = await startBoth();
+    const answer = await send(fast, { path: '/unserialisable/stream', body: '{"input":"x"}' });
+    const { events } = parseSSE(answer.body as string);
+    expect(events.map((event) => [event.event, event.id])).toEqual([
+      ['text-delta', '1'],
+      ['error', '2'],
+    ]);
+    expect(JSON.parse(events[1]?.data ?? '')).toMatchObject({ code: 'agent_failure' });
   });
 
   it('leaves streams to the app with directNodeStreaming off', async () => {

@@ -5,8 +5,10 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import {
   createBrokenAgent,
+  createMistypedAgent,
   createThrowingAgent,
   createUnfinishedAgent,
+  createUnserialisableAgent,
   createWaitingAgent,
 } from '../test-support/agents.ts';
 import { eventsOf, readSSE } from '../test-support/sse.ts';
@@ -211,6 +213,26 @@ describe('POST /{name}/invoke', () => {
     }
   });
 
+  it('answers 500 agent_failure when a hand-written agent resolves to something other than a string', async () => {
+    const server = createRestServer()
+      .register('number', createMistypedAgent(42, 'number'))
+      .register('nothing', createMistypedAgent(undefined, 'nothing'))
+      .register('object', createMistypedAgent({ result: 'nested' }, 'object'));
+    for (const name of ['number', 'nothing', 'object']) {
+      const response = await server.app.request(`/${name}/invoke`, {
+        method: 'POST',
+        body: '{"input":"x"}',
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(response.status).toBe(500);
+      const text = await response.text();
+      expect(JSON.parse(text)).toEqual({
+        error: { code: 'agent_failure', message: `Agent '${name}' failed` },
+      });
+      expect(text).not.toMatch(/42|nested|string|undefined/);
+    }
+  });
+
   it("answers with the status of the agent's own error", async () => {
     const response = await post('/ticker/invoke', { input: 'not a number' });
     expect(response.status).toBe(400);
@@ -257,6 +279,24 @@ describe('POST /{name}/stream', () => {
       },
     ]);
     expect(parsed.events.at(-1)?.id).toBe('2');
+  });
+
+  it('numbers the error event right after the last event when an event cannot be serialised', async () => {
+    const server = createRestServer().register('unserialisable', createUnserialisableAgent(10n));
+    const response = await server.app.request('/unserialisable/stream', {
+      method: 'POST',
+      body: '{"input":"x"}',
+      headers: { 'content-type': 'application/json' },
+    });
+    const parsed = await readSSE(response);
+    expect(parsed.events.map((event) => event.id)).toEqual(['1', '2']);
+    expect(eventsOf(parsed)).toEqual([
+      { event: 'text-delta', data: { delta: 'before' } },
+      {
+        event: 'error',
+        data: { code: 'agent_failure', message: "Agent 'unserialisable' failed" },
+      },
+    ]);
   });
 
   it('ends with an error event when a hand-written agent throws or stops early', async () => {

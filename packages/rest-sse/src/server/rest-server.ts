@@ -22,7 +22,7 @@ import {
 import { type ListenOptions, listen } from '../http/listen.ts';
 import { hasPlainJsonBody, type NodeRouteHandler } from '../http/node-answer.ts';
 import { openSSE } from '../sse/stream-sse.ts';
-import { agentFailure } from './agent-events.ts';
+import { agentFailure, agentResult } from './agent-events.ts';
 import { describeAgent } from './describe-agent.ts';
 import { invokeRequestSchema } from './invoke-request.ts';
 import { invokeOnNode, streamAgentInto, streamOnNode } from './node-actions.ts';
@@ -113,7 +113,10 @@ export function createRestServer(options: RestServerOptions = {}): RestServer {
     const { input } = await parseJsonBody(context, invokeRequestSchema);
     let result: string;
     try {
-      result = await agent.invoke(input, { signal: context.req.raw.signal });
+      result = agentResult(
+        await agent.invoke(input, { signal: context.req.raw.signal }),
+        agent.name,
+      );
     } catch (error) {
       throw agentFailure(error, agent.name);
     }

@@ -57,3 +57,30 @@ export function createUnfinishedAgent(): Agent {
     },
   };
 }
+
+/**
+ * An agent whose second event, a tool call with `input` as its input, cannot be serialised
+ * (a BigInt, a cycle).
+ */
+export function createUnserialisableAgent(input: unknown, name = 'unserialisable'): Agent {
+  return defineAgent({
+    name,
+    async *run() {
+      yield { type: 'text-delta', delta: 'before' };
+      yield { type: 'tool-call', id: '1', name: 'x', input };
+    },
+  });
+}
+
+/** An agent not built with defineAgent whose `invoke` resolves to `result`, whatever its type. */
+export function createMistypedAgent(result: unknown, name = 'mistyped'): Agent {
+  return {
+    name,
+    tools: [],
+    handoffs: [],
+    invoke: () => Promise.resolve(result as string),
+    async *stream() {
+      yield { type: 'done', output: String(result) };
+    },
+  };
+}
