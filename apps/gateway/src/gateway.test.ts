@@ -495,6 +495,26 @@ describe('shutdown', () => {
       body: JSON.stringify({ input: 'x' }),
     });
     expect(refused.status).toBe(503);
+    expect(refused.headers.get('connection')).toBe('close');
     expect(await refused.json()).toMatchObject({ error: { code: 'shutting_down' } });
+    expect((await running.app.request('/healthz')).headers.get('connection')).toBe('close');
+  });
+
+  it('closes the connection of an answer still in flight when shutdown begins', async () => {
+    const running = gateway();
+    const pending = running.app.request('/agents/ticker/invoke', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ input: '2 every 20ms' }),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const stopping = running.shutdown();
+    const answer = await pending;
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('connection')).toBe('close');
+    await stopping;
+    const before = gateway();
+    const kept = await before.app.request('/healthz');
+    expect(kept.headers.get('connection')).toBeNull();
   });
 });

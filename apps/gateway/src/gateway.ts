@@ -191,11 +191,18 @@ export function createGateway(options: GatewayOptions): Gateway {
       cors({ origin: options.cors === true ? '*' : options.cors, exposeHeaders: ['X-Request-Id'] }),
     );
   }
+  // While shutting down, every answer closes its connection: the listener is closed and the
+  // connection is next, so a client should not send another request on it.
   app.use(async (context, next) => {
     if (shuttingDown && !OPS_ROUTES.includes(context.req.path)) {
-      return errorResponse(new ShuttingDownError());
+      const refused = errorResponse(new ShuttingDownError());
+      refused.headers.set('connection', 'close');
+      return refused;
     }
-    return next();
+    await next();
+    if (shuttingDown && !context.res.headers.has('connection')) {
+      context.res.headers.set('connection', 'close');
+    }
   });
   if (options.apiKeys !== undefined && options.apiKeys.length > 0)
     app.use(apiKeyAuth(options.apiKeys));
