@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { type ListenAddress, ListenError, listen } from './listen.ts';
@@ -24,6 +24,21 @@ function isBound(port: number): Promise<boolean> {
   });
 }
 
+/** Sends raw bytes and resolves with everything the server writes back until it closes. */
+function sendRaw(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let answer = '';
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk) => {
+      answer += chunk;
+      if (answer.includes('}')) socket.end();
+    });
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
 describe('listen', () => {
   it('serves the app on 127.0.0.1 and a free port by default', async () => {
     const { controller, address, stopped } = start();
@@ -35,6 +50,44 @@ describe('listen', () => {
     expect(await response.text()).toBe('pong');
     controller.abort();
     await stopped;
+  });
+
+  it('answers a request no URL can be made of with a JSON 400 bad_request', async () => {
+    const { controller, address, stopped } = start();
+    const { port } = await address;
+    for (const head of [
+      'GET /ping HTTP/1.1\r\nHost: a b',
+      'GET /agents\\echo HTTP/1.1\r\nHost: x',
+    ]) {
+      const answer = await sendRaw(port, `${head}\r\nConnection: close\r\n\r\n`);
+      expect(answer, head).toMatch(/^HTTP\/1\.1 400 /);
+      expect(answer, head).toMatch(/content-type: application\/json/i);
+      expect(answer.slice(answer.indexOf('{')), head).toBe(
+        '{"error":{"code":"bad_request","message":"Malformed request: its URL or Host cannot be read"}}',
+      );
+    }
+    controller.abort();
+    await stopped;
+  });
+
+  it('answers a JSON 500 without the error text when the app throws instead of answering', async () => {
+    const controller = new AbortController();
+    const url = await new Promise<string>((resolve) => {
+      void listen(
+        {
+          fetch: () => {
+            throw new Error('secret detail');
+          },
+        },
+        { signal: controller.signal, onListen: (address) => resolve(address.url) },
+      );
+    });
+    const response = await fetch(`${url}/anything`);
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(JSON.parse(text)).toMatchObject({ error: { code: 'internal_error' } });
+    expect(text).not.toContain('secret');
+    controller.abort();
   });
 
   it('stops when the signal aborts and releases the port', async () => {

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AgentPortError } from '@agentport/core';
-import { serve } from '@hono/node-server';
+import { getRequestListener, RequestError } from '@hono/node-server';
+import { errorResponse } from './error-response.ts';
 
 const SWEEP_INTERVAL_MS = 25;
 
@@ -60,6 +61,25 @@ export class ListenError extends AgentPortError {
 }
 
 /**
+ * The answer to a request the app never saw: one Node parsed but no `Request` can be made of (a
+ * `Host` with a space, a backslash in the path) is a JSON 400 `bad_request`, not an empty one;
+ * an app that throws instead of answering (Hono apps answer their own errors) a JSON 500.
+ */
+function answerUnservable(error: unknown): Response {
+  if (error instanceof RequestError) {
+    return errorResponse(
+      new AgentPortError({
+        code: 'bad_request',
+        message: 'Malformed request: its URL or Host cannot be read',
+        status: 400,
+        cause: error,
+      }),
+    );
+  }
+  return errorResponse(error);
+}
+
+/**
  * Serves a fetch app on Node until `signal` aborts; resolves once the server has stopped and the
  * port is released, rejects with a {@link ListenError} when it cannot listen.
  *
@@ -77,29 +97,25 @@ export function listen(app: FetchApp, options: ListenOptions = {}): Promise<void
       return;
     }
     const { handleNode } = options;
-    const server = serve({
-      fetch: app.fetch as never,
+    const listener = getRequestListener(app.fetch as never, {
       hostname,
-      port,
       autoCleanupIncoming: true,
-      ...(handleNode === undefined
-        ? {}
-        : {
-            createServer: ((
-              serverOptions: object,
-              listener: (request: IncomingMessage, response: ServerResponse) => void,
-            ) =>
-              createServer(serverOptions, (request, response) => {
-                let handled = false;
-                try {
-                  handled = handleNode(request, response);
-                } catch {
-                  // A fast path that fails before taking the request leaves it to the app.
-                }
-                if (!handled) listener(request, response);
-              })) as never,
-          }),
-    });
+      errorHandler: answerUnservable,
+    }) as (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+    const server = createServer(
+      handleNode === undefined
+        ? listener
+        : (request, response) => {
+            let handled = false;
+            try {
+              handled = handleNode(request, response);
+            } catch {
+              // A fast path that fails before taking the request leaves it to the app.
+            }
+            if (!handled) void listener(request, response);
+          },
+    );
+    server.listen(port, hostname);
     let timer: ReturnType<typeof setTimeout> | undefined;
     let sweeper: ReturnType<typeof setInterval> | undefined;
     const stop = () => {
