@@ -55,9 +55,11 @@ describe('GET /agents', () => {
   it('answers 405 with Allow for another method', async () => {
     const response = await app.request('/agents', { method: 'DELETE' });
     expect(response.status).toBe(405);
-    expect(response.headers.get('allow')).toBe('GET');
+    // HEAD is answered too (as GET without a body), so Allow names it.
+    expect(response.headers.get('allow')).toBe('GET, HEAD');
+    expect((await app.request('/agents', { method: 'HEAD' })).status).toBe(200);
     expect(await response.json()).toEqual({
-      error: { code: 'method_not_allowed', message: 'Method DELETE not allowed; use GET' },
+      error: { code: 'method_not_allowed', message: 'Method DELETE not allowed; use GET, HEAD' },
     });
   });
 });
@@ -84,7 +86,7 @@ describe('GET /agents/{name}', () => {
   it('answers 405 for a POST', async () => {
     const response = await app.request('/agents/echo', { method: 'POST' });
     expect(response.status).toBe(405);
-    expect(response.headers.get('allow')).toBe('GET');
+    expect(response.headers.get('allow')).toBe('GET, HEAD');
   });
 });
 

@@ -42,11 +42,11 @@ export function createCompatApp(options: CompatAppOptions): Hono {
   app.notFound(jsonNotFoundHandler);
 
   app.get('/agents', (context) => context.json(runner.listAgents()));
-  app.all('/agents', methodNotAllowed(['GET']));
+  app.all('/agents', methodNotAllowed(['GET', 'HEAD']));
   app.get('/agents/:name', (context) =>
     context.json(runner.getAgentDef(context.req.param('name'))),
   );
-  app.all('/agents/:name', methodNotAllowed(['GET']));
+  app.all('/agents/:name', methodNotAllowed(['GET', 'HEAD']));
 
   app.post('/runs', limitBody(options.maxBodyBytes), async (context) => {
     const request = await parseJsonBody(context, runRequestSchema);
