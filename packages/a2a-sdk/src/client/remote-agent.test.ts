@@ -1,4 +1,4 @@
-import { ListTasksRequest } from '@a2a-js/sdk';
+import { type AgentCard, ListTasksRequest } from '@a2a-js/sdk';
 import {
   type Agent,
   type AgentEvent,
@@ -13,9 +13,14 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RemoteAgentCardError } from '../errors/remote-agent-card-error.ts';
 import { type ExpressServedAgent, serveAgentWithExpress } from '../test-support/express-server.ts';
-import { listenFetch } from '../test-support/listen.ts';
-import { eventually, officialClient } from '../test-support/sdk-client.ts';
-import { type ServedAgent, serveAgent } from '../test-support/servers.ts';
+import { type Listening, listenFetch } from '../test-support/listen.ts';
+import {
+  type ClientFlavour,
+  eventually,
+  FLAVOURS,
+  officialClient,
+} from '../test-support/sdk-client.ts';
+import { type ServedAgent, serveAgent, serveLegacyCard } from '../test-support/servers.ts';
 import { agentCardUrlOf, agentNameOf, createRemoteSdkAgent } from './remote-agent.ts';
 
 async function collect(agent: Agent, input: string, signal?: AbortSignal): Promise<AgentEvent[]> {
@@ -26,6 +31,36 @@ async function collect(agent: Agent, input: string, signal?: AbortSignal): Promi
 
 const texts = (events: AgentEvent[]) =>
   events.flatMap((event) => (event.type === 'text-delta' ? [event.delta] : []));
+
+const legacyCards: Listening[] = [];
+
+/**
+ * A remote agent talking to an agent served at `baseUrl` over one binding and version: v1.0 by
+ * preference from its own card, v0.3 through a card offering only that v0.3 binding.
+ */
+async function remoteOver(
+  baseUrl: string,
+  card: AgentCard,
+  { binding, version }: ClientFlavour,
+): Promise<Agent> {
+  if (version === '1.0') return createRemoteSdkAgent(baseUrl, { preferredTransport: binding });
+  const cardServer = await serveLegacyCard(card, binding);
+  legacyCards.push(cardServer);
+  return createRemoteSdkAgent(cardServer.cardUrl);
+}
+
+/** Streams 'draft', appends ' more', then answers 'final answer': the output is replaced. */
+const reviser = defineAgent({
+  name: 'reviser',
+  description: 'Drafts, then answers something else',
+  async *run() {
+    yield { type: 'text-delta', delta: 'draft' };
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    yield { type: 'text-delta', delta: ' more' };
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return 'final answer';
+  },
+});
 
 let ours: ServedAgent;
 let reference: ExpressServedAgent;
@@ -43,7 +78,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   vi.restoreAllMocks();
-  await Promise.all([ours?.close(), reference?.close(), assistant?.close()]);
+  await Promise.all([
+    ours?.close(),
+    reference?.close(),
+    assistant?.close(),
+    ...legacyCards.map((cardServer) => cardServer.close()),
+  ]);
 });
 
 describe.each([
@@ -129,6 +169,100 @@ describe('a remote agent streaming', () => {
     );
     expect(working.tasks).toEqual([]);
   });
+});
+
+interface StreamingServers {
+  ticker: { baseUrl: string; card: AgentCard };
+  reviser: { baseUrl: string; card: AgentCard };
+  close(): Promise<unknown>;
+}
+
+describe.each([
+  [
+    'our Hono server',
+    async (): Promise<StreamingServers> => {
+      const [ticker, revising] = await Promise.all([
+        serveAgent(createTickerAgent()),
+        serveAgent(reviser),
+      ]);
+      return {
+        ticker: { baseUrl: ticker.baseUrl, card: ticker.server.card },
+        reviser: { baseUrl: revising.baseUrl, card: revising.server.card },
+        close: () => Promise.all([ticker.close(), revising.close()]),
+      };
+    },
+  ],
+  [
+    "the SDK's Express server",
+    async (): Promise<StreamingServers> => {
+      const [ticker, revising] = await Promise.all([
+        serveAgentWithExpress(createTickerAgent()),
+        serveAgentWithExpress(reviser),
+      ]);
+      return {
+        ticker: { baseUrl: ticker.baseUrl, card: await ticker.requestHandler.getAgentCard() },
+        reviser: { baseUrl: revising.baseUrl, card: await revising.requestHandler.getAgentCard() },
+        close: () => Promise.all([ticker.close(), revising.close()]),
+      };
+    },
+  ],
+])('a remote agent streaming from %s', (_name, start) => {
+  let servers: StreamingServers;
+  beforeAll(async () => {
+    servers = await start();
+  });
+  afterAll(async () => {
+    await servers?.close();
+  });
+
+  it.each(FLAVOURS)('appends the chunks of the output over $binding v$version', async (flavour) => {
+    const remote = await remoteOver(servers.ticker.baseUrl, servers.ticker.card, flavour);
+    const events = await collect(remote, '3 every 20ms');
+    expect(texts(events)).toEqual(['tick 1', '\ntick 2', '\ntick 3']);
+    expect(events.at(-1)).toEqual({ type: 'done', output: 'tick 1\ntick 2\ntick 3' });
+  });
+
+  it.each(FLAVOURS)(
+    'replaces the output when the remote replaces its artifact over $binding v$version',
+    async (flavour) => {
+      const remote = await remoteOver(servers.reviser.baseUrl, servers.reviser.card, flavour);
+      const events = await collect(remote, 'go');
+      expect(texts(events)).toEqual(['draft', ' more']);
+      expect(events.at(-1)).toEqual({ type: 'done', output: 'final answer' });
+      expect(await remote.invoke('go')).toBe('final answer');
+    },
+  );
+});
+
+describe('a remote agent whose consumer stops reading', () => {
+  let ticker: ServedAgent;
+  beforeAll(async () => {
+    ticker = await serveAgent(createTickerAgent());
+  });
+  afterAll(async () => {
+    await ticker?.close();
+  });
+
+  it.each(FLAVOURS)(
+    'cancels the remote task it leaves unfinished over $binding v$version',
+    async (flavour) => {
+      const client = await officialClient(ticker.cardUrl, { binding: 'JSONRPC', version: '1.0' });
+      const tasksIn = async (status: string) =>
+        (await client.listTasks(ListTasksRequest.fromJSON({ status }))).totalSize;
+      const canceledBefore = await tasksIn('TASK_STATE_CANCELED');
+      const remote = await remoteOver(ticker.baseUrl, ticker.server.card, flavour);
+      const seen: AgentEvent[] = [];
+      for await (const event of remote.stream('100 every 100ms')) {
+        seen.push(event);
+        if (event.type === 'text-delta') break;
+      }
+      expect(seen).toEqual([{ type: 'text-delta', delta: 'tick 1' }]);
+      await eventually(async () =>
+        (await tasksIn('TASK_STATE_CANCELED')) > canceledBefore ? true : undefined,
+      );
+      expect(await tasksIn('TASK_STATE_WORKING')).toBe(0);
+    },
+  );
 });
 
 describe('a remote agent with tools', () => {

@@ -10,7 +10,6 @@ import {
   ClientFactory,
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
-  RestTransportFactory,
 } from '@a2a-js/sdk/client';
 import {
   type Agent,
@@ -25,6 +24,10 @@ import { AGENT_CARD_ROUTE } from '../card/agent-card.ts';
 import { RemoteAgentCardError } from '../errors/remote-agent-card-error.ts';
 import { RemoteAgentError } from '../errors/remote-agent-error.ts';
 import { RemoteTaskTranslator } from './remote-events.ts';
+import { AppendKeepingRestTransportFactory } from './rest-transport-factory.ts';
+
+/** How long a best-effort cancel of a remote task may take before it is given up. */
+const CANCEL_TIMEOUT_MS = 5000;
 
 /** Options of {@link createRemoteSdkAgent}. */
 export interface RemoteSdkAgentOptions {
@@ -94,7 +97,7 @@ async function loadCard(cardUrl: string, resolver: DefaultAgentCardResolver): Pr
  * it reads the remote AgentCard (from a per-agent base URL such as `http://host/a2a/echo`, or the
  * card's own URL) and takes its name and description; `invoke` sends one blocking SendMessage,
  * `stream` uses SendStreamingMessage and yields events as they arrive; aborting either cancels the
- * remote task.
+ * remote task, and so does a stream its consumer stops reading before the task ends.
  *
  * @example
  * const echo = await createRemoteSdkAgent('http://localhost:8080/a2a/echo');
@@ -116,7 +119,8 @@ export async function createRemoteSdkAgent(
   const factory = new ClientFactory({
     transports: [
       new JsonRpcTransportFactory({ legacyCompat, ...(fetchImpl ? { fetchImpl } : {}) }),
-      new RestTransportFactory({ legacyCompat, ...(fetchImpl ? { fetchImpl } : {}) }),
+      // The SDK's v0.3 HTTP+JSON transport loses `append` on streamed artifact updates.
+      new AppendKeepingRestTransportFactory({ legacyCompat, ...(fetchImpl ? { fetchImpl } : {}) }),
     ],
     ...(options.preferredTransport ? { preferredTransports: [options.preferredTransport] } : {}),
   });
@@ -134,22 +138,22 @@ export async function createRemoteSdkAgent(
     return new RemoteAgentError(name, reasonOf(error), { cause: error });
   };
 
-  /** Best-effort cancel of the remote task (by id, or found through its context). */
+  /** Best-effort cancel of the remote task (by id, or found through its context), bounded in time. */
   const cancelRemote = async (taskId: string | undefined, contextId: string): Promise<void> => {
+    const requestOptions = { serviceParameters, signal: AbortSignal.timeout(CANCEL_TIMEOUT_MS) };
     const ids =
       taskId !== undefined
         ? [taskId]
         : (
-            await client.listTasks(ListTasksRequest.fromJSON({ contextId, pageSize: 10 }), {
-              serviceParameters,
-            })
+            await client.listTasks(
+              ListTasksRequest.fromJSON({ contextId, pageSize: 10 }),
+              requestOptions,
+            )
           ).tasks
             .filter((task) => !isTerminal(task.status?.state))
             .map((task) => task.id);
     await Promise.all(
-      ids.map((id) =>
-        client.cancelTask({ id, tenant: '', metadata: undefined }, { serviceParameters }),
-      ),
+      ids.map((id) => client.cancelTask({ id, tenant: '', metadata: undefined }, requestOptions)),
     );
   };
 
@@ -191,6 +195,11 @@ export async function createRemoteSdkAgent(
         throw failure(error, signal);
       } finally {
         signal.removeEventListener('abort', onAbort);
+        // Given up on before it ended (the consumer stopped iterating, the stream broke or ended
+        // early): cancel it so the remote stops working. An abort has already cancelled it.
+        if (!translator.settled && !signal.aborted) {
+          cancelRemote(translator.taskId, contextId).catch(() => undefined);
+        }
       }
       throw new AgentFailureError({
         agentName: name,

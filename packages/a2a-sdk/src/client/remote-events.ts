@@ -59,6 +59,16 @@ function errorCodeOf(message: Message | undefined): string | undefined {
   return undefined;
 }
 
+/** The states a run ends on: terminal, or interrupted waiting for input a run cannot give. */
+const SETTLED_STATES: ReadonlySet<TaskState> = new Set([
+  TaskState.TASK_STATE_COMPLETED,
+  TaskState.TASK_STATE_FAILED,
+  TaskState.TASK_STATE_REJECTED,
+  TaskState.TASK_STATE_CANCELED,
+  TaskState.TASK_STATE_INPUT_REQUIRED,
+  TaskState.TASK_STATE_AUTH_REQUIRED,
+]);
+
 /**
  * Turns the events of one remote A2A task into local agent events: artifact text becomes
  * `text-delta`s, our status messages become tool and handoff events, and the final state becomes
@@ -69,6 +79,7 @@ export class RemoteTaskTranslator {
   /** The text of each artifact, by id, in the order they appeared. */
   readonly #artifacts = new Map<string, string>();
   #taskId: string | undefined;
+  #settled = false;
 
   constructor(agentName: string) {
     this.#agentName = agentName;
@@ -79,11 +90,20 @@ export class RemoteTaskTranslator {
     return this.#taskId;
   }
 
+  /**
+   * Whether the remote task has reached a state a run ends on (completed, failed, rejected,
+   * canceled, input or auth required), or the remote answered with a message.
+   */
+  get settled(): boolean {
+    return this.#settled;
+  }
+
   /** Translates one streamed event. */
   push(event: StreamResponse): Translation {
     const payload = event.payload;
     switch (payload?.$case) {
       case 'message': {
+        this.#settled = true;
         const text = textOf(payload.value.parts);
         return { events: text === '' ? [] : [{ type: 'text-delta', delta: text }], output: text };
       }
@@ -132,6 +152,7 @@ export class RemoteTaskTranslator {
 
   #status(status: TaskStatus | undefined, withProgress = true): Translation {
     const message = status?.message;
+    if (status !== undefined && SETTLED_STATES.has(status.state)) this.#settled = true;
     switch (status?.state) {
       case TaskState.TASK_STATE_COMPLETED: {
         const output = [...this.#artifacts.values()].join('');

@@ -1,5 +1,8 @@
+import type { AgentCard } from '@a2a-js/sdk';
 import type { Agent } from '@agentport/core';
 import { Hono } from 'hono';
+import { AGENT_CARD_ROUTE } from '../card/agent-card.ts';
+import { isLegacyVersion, toLegacyAgentCard } from '../card/legacy-agent-card.ts';
 import { type A2ASdkServer, type A2ASdkServerOptions, createA2ASdkServer } from '../server.ts';
 import { type Listening, listenFetch } from './listen.ts';
 
@@ -39,4 +42,33 @@ export async function serveAgent(
     cardUrl: `${baseUrl}/.well-known/agent-card.json`,
     server,
   };
+}
+
+/** A server publishing only an AgentCard, at `/.well-known/agent-card.json`. */
+export interface CardServer extends Listening {
+  cardUrl: string;
+}
+
+/**
+ * Serves, on a port of its own, the card of an agent that offers only A2A v0.3 over one binding:
+ * a plain v0.3 card (no v1.0 `supportedInterfaces`) whose `url` and `preferredTransport` are that
+ * binding's v0.3 interface of `card`, so clients reach the agent where it is served.
+ */
+export async function serveLegacyCard(
+  card: AgentCard,
+  binding: 'JSONRPC' | 'HTTP+JSON',
+): Promise<CardServer> {
+  const legacy = toLegacyAgentCard({
+    ...card,
+    supportedInterfaces: card.supportedInterfaces.filter(
+      (agentInterface) =>
+        agentInterface.protocolBinding === binding &&
+        isLegacyVersion(agentInterface.protocolVersion),
+    ),
+  });
+  delete legacy.supportedInterfaces;
+  const listening = await listenFetch(
+    new Hono().get(AGENT_CARD_ROUTE, (c) => c.json(legacy)).fetch,
+  );
+  return { ...listening, cardUrl: `${listening.origin}${AGENT_CARD_ROUTE}` };
 }
