@@ -282,13 +282,15 @@ describe('OpenAPI', () => {
       const url = path.replace(/\{(\w+)\}/g, (_match, name: string) => samples[name] ?? 'missing');
       for (const [method, operation] of Object.entries(operations)) {
         // The v0.3 routes are there for v0.3 callers only.
-        const versions = path.includes('/rest/v1/') ? [{}] : [{}, { 'A2A-Version': '1.0' }];
+        const versions: Array<Record<string, string>> = path.includes('/rest/v1/')
+          ? [{}]
+          : [{}, { 'A2A-Version': '1.0' }];
         for (const version of versions) {
-          const response = await app.request(url, {
-            method: method.toUpperCase(),
-            ...(method === 'post' ? { headers: { ...json, ...version }, body: '{}' } : {}),
-            ...(method === 'post' ? {} : { headers: version }),
-          });
+          const init: RequestInit =
+            method === 'post'
+              ? { method: 'POST', headers: { ...json, ...version }, body: '{}' }
+              : { method: method.toUpperCase(), headers: version };
+          const response = await app.request(url, init);
           const text = await response.text();
           const where = `${method} ${path} ${response.status}`;
           expect(text, where).not.toContain('No route for');
