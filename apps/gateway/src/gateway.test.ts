@@ -1,7 +1,10 @@
+import { defineAgent, InvalidInputError } from '@agentport/core';
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createBuiltinAgents } from './builtin-agents.ts';
 import { createGateway, documentedRoutes, type GatewayOptions } from './gateway.ts';
 import { listRoutes, toOpenApiPath } from './openapi.ts';
+import { collectLines } from './testing/log-lines.ts';
 
 const KEY = 'test-key-0123456789abcdef';
 const base = 'http://gateway.test';
@@ -481,6 +484,57 @@ describe('CORS', () => {
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('http://site.test');
+  });
+});
+
+describe('failure log', () => {
+  const secret = 'db password rejected';
+  const broken = defineAgent({
+    name: 'broken',
+    async *run(input) {
+      if (input === 'bad') throw new InvalidInputError('bad input');
+      yield { type: 'text-delta', delta: 'partial' };
+      throw new Error(secret);
+    },
+  });
+
+  it('logs each failed run with its cause on every surface, and never tells the caller', async () => {
+    const { lines, destination } = collectLines();
+    const { app } = gateway({
+      agents: [...createBuiltinAgents(), broken],
+      logger: pino({ base: undefined }, destination),
+    });
+    const post = (path: string, body: unknown) =>
+      app.request(path, { method: 'POST', headers: json, body: JSON.stringify(body) });
+    const answers = [
+      await post('/agents/broken/invoke', { input: 'x' }),
+      await post('/agents/broken/stream', { input: 'x' }),
+      await post('/agents/broken/tasks?wait=5', { input: 'x' }),
+      await post('/compat/runs', { agent_name: 'broken', input: 'x' }),
+      await app.request('/a2a/broken/jsonrpc', {
+        method: 'POST',
+        headers: { ...json, 'A2A-Version': '1.0' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'SendMessage',
+          params: { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } },
+        }),
+      }),
+    ];
+    const texts = await Promise.all(answers.map((answer) => answer.text()));
+    for (const text of texts) expect(text).not.toContain(secret);
+    const failures = lines.map((line) => JSON.parse(line)).filter((entry) => entry.agent);
+    expect(failures).toHaveLength(5);
+    for (const entry of failures) {
+      expect(entry).toMatchObject({ level: 50, agent: 'broken', code: 'agent_failure' });
+      expect(entry.msg).toBe('agent run failed');
+      expect(entry.err.message).toBe(secret);
+      expect(entry.err.stack).toContain('Error');
+    }
+    // A caller's bad input is answered, not logged as a failure.
+    expect((await post('/agents/broken/invoke', { input: 'bad' })).status).toBe(400);
+    expect(lines.map((line) => JSON.parse(line)).filter((entry) => entry.agent)).toHaveLength(5);
   });
 });
 

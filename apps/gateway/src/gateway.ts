@@ -2,7 +2,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type A2AHttpServer, createA2AHttpServer } from '@agentport/a2a-http';
 import { type A2ASdkServer, AGENT_CARD_ROUTE, createA2ASdkServer } from '@agentport/a2a-sdk';
 import { createCompatApp, createRunner } from '@agentport/compat';
-import { type Agent, AgentNotFoundError, createMemoryTaskStore } from '@agentport/core';
+import {
+  type Agent,
+  type AgentFailureListener,
+  AgentNotFoundError,
+  createMemoryTaskStore,
+  observeFailures,
+} from '@agentport/core';
 import {
   createRestServer,
   errorResponse,
@@ -108,6 +114,18 @@ export function agentUrls(base: string, name: string, isDefault: boolean) {
 }
 
 /**
+ * What the gateway logs of a failed agent run: the failures that are the server's (status 500 and
+ * up), at `error`, with the original error (stack included); a caller's bad input or a canceled run
+ * is the caller's business and its answer says all there is.
+ */
+function logFailure(logger: Logger): AgentFailureListener {
+  return (error, agent) => {
+    if (error.status < 500) return;
+    logger.error({ agent, code: error.code, err: error.cause ?? error }, 'agent run failed');
+  };
+}
+
+/**
  * Composes every surface for every agent on one Hono app, following the route map in
  * ARCHITECTURE.md.
  *
@@ -116,7 +134,12 @@ export function agentUrls(base: string, name: string, isDefault: boolean) {
  * serve({ fetch: gateway.app.fetch, port: 8080 });
  */
 export function createGateway(options: GatewayOptions): Gateway {
-  const { agents, defaultAgent, publicUrl } = options;
+  const { defaultAgent, publicUrl, logger: failureLog } = options;
+  // With a logger, every failed run is logged with its cause, which callers are never told.
+  const agents =
+    failureLog === undefined
+      ? options.agents
+      : options.agents.map((agent) => observeFailures(agent, logFailure(failureLog)));
   const byName = new Map(agents.map((agent) => [agent.name, agent]));
   if (!byName.has(defaultAgent)) throw new AgentNotFoundError(defaultAgent);
   let shuttingDown = false;

@@ -32,6 +32,7 @@ export { TaskNotFoundError } from './errors/task-not-found-error.ts';
 export { toAgentPortError } from './errors/to-agentport-error.ts';
 export { ToolArgumentsError } from './errors/tool-arguments-error.ts';
 export { nestsWithin } from './json-depth.ts';
+export { type AgentFailureListener, observeFailures } from './observe-failures.ts';
 export { randomUuid } from './random-uuid.ts';
 export { createMemoryTaskStore, type MemoryTaskStoreOptions } from './tasks/memory-task-store.ts';
 export type { Task, TaskError, TaskStatus } from './tasks/task.ts';

@@ -1,0 +1,98 @@
+import type { Agent, AgentRunOptions } from './agent.ts';
+import type { AgentEvent } from './agent-event.ts';
+import { errorFromEvent } from './agent-output.ts';
+import type { AgentPortError } from './errors/agentport-error.ts';
+import { toAgentPortError } from './errors/to-agentport-error.ts';
+
+/** Called with each failed run of an observed agent (see {@link observeFailures}). */
+export type AgentFailureListener = (error: AgentPortError, agentName: string) => void;
+
+/** The code of a run that was canceled, which is not a failure. */
+const CANCELED = 'canceled';
+
+/** The push side of agent event streams (see run-stream.ts), forwarded by the observed stream. */
+const PUSH_EVENTS = Symbol.for('agentport.agent-events.push');
+
+interface AgentEventObserver {
+  next(event: AgentEvent): boolean;
+  error(error: unknown): void;
+  complete(): void;
+}
+
+type PushedEvents = AsyncIterable<AgentEvent> & {
+  [PUSH_EVENTS]?: (observer: AgentEventObserver) => void;
+};
+
+/**
+ * Wraps an agent so that every run that fails is reported to `onFailure` once, with the error as
+ * the agent raised it (an `AgentFailureError` keeps the original as its `cause`): an `invoke` that
+ * rejects, a `stream` that throws or ends with an `error` event. Canceled runs are not failures.
+ * The wrapper has the agent's identity, tools and handoffs, and runs exactly what it runs; a
+ * listener that throws is ignored. For logging what callers are only told in general terms
+ * (`agent_failure`, "Agent 'x' failed").
+ *
+ * @example
+ * const logged = observeFailures(agent, (error, name) => console.error(name, error.cause ?? error));
+ */
+export function observeFailures(agent: Agent, onFailure: AgentFailureListener): Agent {
+  const { name } = agent;
+  const report = (error: unknown): void => {
+    const failure = toAgentPortError(error);
+    if (failure.code === CANCELED) return;
+    try {
+      onFailure(failure, name);
+    } catch {
+      // Reporting must never change what the run does.
+    }
+  };
+  const reportEvent = (event: AgentEvent): void => {
+    if (event.type === 'error') report(errorFromEvent(event, name));
+  };
+
+  async function* observed(events: AsyncIterable<AgentEvent>): AsyncGenerator<AgentEvent> {
+    try {
+      for await (const event of events) {
+        reportEvent(event);
+        yield event;
+      }
+    } catch (error) {
+      report(error);
+      throw error;
+    }
+  }
+
+  return {
+    name,
+    ...(agent.description === undefined ? {} : { description: agent.description }),
+    ...(agent.instructions === undefined ? {} : { instructions: agent.instructions }),
+    ...(agent.model === undefined ? {} : { model: agent.model }),
+    tools: agent.tools,
+    handoffs: agent.handoffs,
+    invoke: (input: string, options?: AgentRunOptions) =>
+      agent.invoke(input, options).catch((error: unknown) => {
+        report(error);
+        throw error;
+      }),
+    stream(input: string, options?: AgentRunOptions): AsyncIterable<AgentEvent> {
+      const events = agent.stream(input, options) as PushedEvents;
+      const stream = observed(events) as AsyncGenerator<AgentEvent> & PushedEvents;
+      const push = events[PUSH_EVENTS];
+      // A stream that can push its events still can: consumers that test for it keep that path.
+      if (push !== undefined) {
+        stream[PUSH_EVENTS] = (observer) =>
+          push.call(events, {
+            next(event) {
+              reportEvent(event);
+              return observer.next(event);
+            },
+            error(error) {
+              report(error);
+              observer.error(error);
+            },
+            complete: () => observer.complete(),
+          });
+      }
+      return stream;
+    },
+  };
+}
