@@ -154,7 +154,7 @@ function header(info: RunInfo): string[] {
     `Machine: ${machine.cpu}, ${machine.cores} CPUs, ${machine.memoryGiB} GiB; ${machine.kernel}`,
     `Node ${machine.node}; ${machine.wrk}; ${machine.date}; ${info.pinned}`,
     `Load: wrk, 1 thread, ${settings.connections} connections, 127.0.0.1; warm-up ${settings.warmupSeconds} s,` +
-      ` then the median of ${settings.runs} runs of ${settings.seconds} s; total ${formatNumber(info.seconds, 0)} s  `,
+      ` then the median of ${settings.runs} runs of ${settings.seconds} s; total ${formatNumber(info.seconds, 0)} s`,
     'Ratios: the median of the ratios round by round (the servers compared take turns in each round)',
     ...(info.steal === ''
       ? []
