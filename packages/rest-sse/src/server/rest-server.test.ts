@@ -443,6 +443,18 @@ describe('bad requests', () => {
     expect(await errorOf(response)).toMatchObject({ code: 'not_found' });
   });
 
+  it('answers 404 not_found for a path with an encoded slash, which names nothing', async () => {
+    for (const path of ['/echo%2Finvoke', '/team%2floud/stream', '/team%2Floud']) {
+      const response = path.endsWith('loud')
+        ? await app.request(path)
+        : await post(path, { input: 'x' });
+      expect(response.status, path).toBe(404);
+      expect(await errorOf(response), path).toMatchObject({ code: 'not_found' });
+    }
+    // Other escapes are the characters they stand for (RFC 3986): %65 is e.
+    expect((await post('/%65cho/invoke', { input: 'x' })).status).toBe(200);
+  });
+
   it('answers 405 with Allow: POST for another method on an action', async () => {
     for (const method of ['GET', 'PUT', 'DELETE']) {
       const response = await app.request('/echo/invoke', { method });

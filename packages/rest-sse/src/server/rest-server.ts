@@ -86,6 +86,9 @@ function isAgent(value: unknown): value is Agent {
   );
 }
 
+/** A percent-encoded `/` in a path. */
+const ENCODED_SLASH = /%2f/i;
+
 /**
  * Creates a REST/SSE server: register agents by name, then serve `app` (mount it anywhere) or call
  * `listen`. Each agent answers `POST /{name}/invoke` with JSON and `POST /{name}/stream` with SSE.
@@ -155,6 +158,11 @@ export function createRestServer(options: RestServerOptions = {}): RestServer {
   }
 
   function route(context: Context): Response | Promise<Response> {
+    // An encoded slash names nothing: decoded, `echo%2Finvoke` would read as `echo/invoke`, a path
+    // that a proxy in front, matching the raw path, took for something else.
+    if (ENCODED_SLASH.test(context.req.path)) {
+      return errorResponse(new RouteNotFoundError(context.req.path));
+    }
     const path = context.req.param('path') ?? '';
     // Hono routes HEAD as GET and drops the body.
     const method = context.req.method === 'HEAD' ? 'GET' : context.req.method;
