@@ -72,13 +72,24 @@ export async function serve(
       },
     },
   );
+  // The first SIGINT or SIGTERM shuts down gracefully; a second one, of either kind, does not
+  // wait for what is still in flight: the process exits at once with 1.
+  let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'stopping now, without waiting for requests in flight');
+      logger.flush();
+      process.exit(1);
+    }
+    stopping = true;
     logger.info({ signal }, 'shutting down');
     void (gateway?.shutdown() ?? Promise.resolve()).finally(() => controller.abort());
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   await stopped;
+  process.off('SIGINT', stop);
+  process.off('SIGTERM', stop);
   logger.info('stopped');
   return 0;
 }

@@ -68,6 +68,27 @@ describe('graceful shutdown', () => {
   });
 });
 
+describe('a second signal', () => {
+  it('stops at once with exit code 1, without waiting for requests in flight', async () => {
+    const gateway = await start();
+    const invoke = fetch(`${gateway.url}/agents/ticker/invoke`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ input: '100 every 100ms' }),
+    }).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const exited = new Promise<number | null>((resolve) => gateway.child.once('exit', resolve));
+    gateway.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const forcedAt = Date.now();
+    gateway.child.kill('SIGINT');
+    expect(await exited).toBe(1);
+    // The invoke had ~9.6 s to go, and the shutdown timeout is 10 s.
+    expect(Date.now() - forcedAt).toBeLessThan(2_000);
+    expect(await invoke).toBeInstanceOf(Error);
+  });
+});
+
 describe('configured gateway', () => {
   it('serves agents from a config module, requires its API key and advertises it', async () => {
     const gateway = await start(['--config', CUSTOM], { TEST_API_KEY: KEY });
