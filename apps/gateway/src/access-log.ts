@@ -1,5 +1,18 @@
+import type { ServerResponse } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
+
+/** The status logged for a request whose caller left before its answer was sent (as nginx). */
+export const CLIENT_CLOSED_REQUEST = 499;
+
+/**
+ * The status to log for a Node response once it has closed: the one sent, or
+ * {@link CLIENT_CLOSED_REQUEST} when the connection closed before the answer was all written (a
+ * caller who left a long-poll or a stream).
+ */
+export function closedStatus(response: ServerResponse): number {
+  return response.writableFinished ? response.statusCode : CLIENT_CLOSED_REQUEST;
+}
 
 /** One access log line's fields. */
 export interface AccessLogEntry {
@@ -27,18 +40,28 @@ export function logRequest(logger: Logger, entry: AccessLogEntry): void {
 
 /**
  * Logs one structured line per request (request id, method, path, status, duration); never
- * headers or bodies, so keys and tokens stay out of the logs.
+ * headers or bodies, so keys and tokens stay out of the logs. Served on Node, the line is written
+ * when the response closes, as the Node fast paths write theirs: a stream's duration is the whole
+ * stream, and a caller who left is logged as 499. Elsewhere (`app.request`), once the app answers.
  */
 export function accessLog(logger: Logger): MiddlewareHandler {
   return async (context, next) => {
     const started = performance.now();
     await next();
-    logRequest(logger, {
+    const entry = {
       requestId: (context.get('requestId') as string | undefined) ?? undefined,
       method: context.req.method,
       path: context.req.path,
-      status: context.res.status,
       started,
-    });
+    };
+    const outgoing = (context.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    if (outgoing === undefined || typeof outgoing.once !== 'function') {
+      logRequest(logger, { ...entry, status: context.res.status });
+      return;
+    }
+    const log = () => logRequest(logger, { ...entry, status: closedStatus(outgoing) });
+    // A caller may have left while the app was still answering.
+    if (outgoing.closed) log();
+    else outgoing.once('close', log);
   };
 }

@@ -22,7 +22,7 @@ import {
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { Logger } from 'pino';
-import { accessLog, logRequest } from './access-log.ts';
+import { accessLog, closedStatus, logRequest } from './access-log.ts';
 import { apiKeyAuth, createKeyCheck, isPublicPath } from './auth.ts';
 import { renderDocsPage } from './docs-page.ts';
 import { createOpenApiDocument, listRoutes } from './openapi.ts';
@@ -341,7 +341,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (logger !== undefined) {
       const method = request.method;
       response.once('close', () =>
-        logRequest(logger, { requestId, method, path, status: response.statusCode, started }),
+        logRequest(logger, { requestId, method, path, status: closedStatus(response), started }),
       );
     }
     return true;

@@ -207,6 +207,40 @@ describe('Gateway.handleNode', () => {
     expect(taken).toEqual([true, true, true]);
   });
 
+  it('logs a caller who left as 499, and a stream once it has ended, on both paths', async () => {
+    for (const viaNode of [true, false]) {
+      const { lines, destination } = collectLines();
+      const { url } = await start({ logger: pino({ base: undefined }, destination) }, viaNode);
+      const left = new AbortController();
+      const waiting = fetch(`${url}/agents/ticker/tasks?wait=5`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-request-id': 'gone' },
+        body: '{"input":"50 every 100ms"}',
+        signal: left.signal,
+      }).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      left.abort();
+      await waiting;
+      const streamed = await fetch(`${url}/agents/ticker/stream`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-request-id': 'sse' },
+        body: '{"input":"3 every 100ms"}',
+      });
+      await streamed.text();
+      while (lines.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+      const entries = lines.map((line) => JSON.parse(line));
+      expect(
+        entries.find((entry) => entry.requestId === 'gone'),
+        String(viaNode),
+      ).toMatchObject({
+        status: 499,
+      });
+      const stream = entries.find((entry) => entry.requestId === 'sse');
+      expect(stream, String(viaNode)).toMatchObject({ status: 200 });
+      expect(stream.durationMs, String(viaNode)).toBeGreaterThanOrEqual(150);
+    }
+  });
+
   it('leaves calls to the app once shutting down (503)', async () => {
     const { url, gateway, taken } = await start();
     await gateway.shutdown();
