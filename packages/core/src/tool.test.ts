@@ -19,6 +19,23 @@ describe('defineTool', () => {
     });
   });
 
+  it('describes what a caller sends: defaults are optional, transforms are allowed', async () => {
+    const scaled = defineTool({
+      name: 'scaled',
+      parameters: z.object({
+        text: z.string().transform((value) => value.trim()),
+        times: z.number().default(3),
+      }),
+      execute: ({ text, times }) => text.repeat(times),
+    });
+    expect(scaled.parameters).toMatchObject({
+      type: 'object',
+      properties: { text: { type: 'string' }, times: { type: 'number', default: 3 } },
+      required: ['text'],
+    });
+    await expect(scaled.execute({ text: ' ab ' })).resolves.toBe('ababab');
+  });
+
   it('runs execute with validated arguments', async () => {
     await expect(add.execute({ a: 2, b: 3 })).resolves.toBe(5);
   });

@@ -43,7 +43,10 @@ function createValidator(
   parameters: z.ZodType | JsonSchema,
 ): { schema: JsonSchema; validate: (input: unknown) => unknown } {
   if (isZodSchema(parameters)) {
-    const schema = z.toJSONSchema(parameters, { target: 'draft-2020-12' }) as JsonSchema;
+    const schema = z.toJSONSchema(parameters, {
+      target: 'draft-2020-12',
+      io: 'input',
+    }) as JsonSchema;
     return {
       schema,
       validate: (input) => {
