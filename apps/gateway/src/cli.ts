@@ -66,6 +66,13 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// Output piped into a reader that stops early (`agentport agents | head -1`) ends quietly.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  process.stderr.write(`agentport: cannot write the output: ${error.message}\n`);
+  process.exit(1);
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     if (code !== -1) process.exitCode = code;

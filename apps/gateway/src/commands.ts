@@ -12,17 +12,28 @@ function pick(...values: Array<string | number | undefined>): string | undefined
   return undefined;
 }
 
+/** A port as it is written: decimal digits (`Number` would also read `0x1F90` or `8e3`). */
+const DECIMAL_PORT = /^\d{1,5}$/;
+
+/** The levels `LOG_LEVEL` may name (pino's). */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
 /** Starts the gateway and serves until SIGINT or SIGTERM; resolves with the exit code. */
 export async function serve(
   config: GatewayConfig,
   flags: { port?: string | undefined; host?: string | undefined },
 ): Promise<number> {
-  const logger = pino({ level: pick(process.env.LOG_LEVEL, config.logLevel) ?? 'info' });
-  const port = Number(pick(flags.port, process.env.PORT, config.port) ?? 8080);
+  const level = pick(process.env.LOG_LEVEL, config.logLevel) ?? 'info';
+  if (!LOG_LEVELS.includes(level)) {
+    process.stderr.write(`agentport: invalid LOG_LEVEL '${level}' (${LOG_LEVELS.join(', ')})\n`);
+    return 1;
+  }
+  const logger = pino({ level });
+  // `--port=` given empty is a mistake, not a request for the default.
+  const asked = flags.port === '' ? '' : pick(flags.port, process.env.PORT, config.port);
+  const port = asked === undefined ? 8080 : DECIMAL_PORT.test(asked) ? Number(asked) : Number.NaN;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    process.stderr.write(
-      `agentport: invalid port '${pick(flags.port, process.env.PORT, config.port)}'\n`,
-    );
+    process.stderr.write(`agentport: invalid port '${asked}'\n`);
     return 1;
   }
   const hostname = pick(flags.host, process.env.HOST, config.host) ?? '127.0.0.1';

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { defineAgent } from '@agentport/core';
 import { createEchoAgent } from '@agentport/core/agents';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, validateConfig } from './config.ts';
@@ -21,6 +22,15 @@ describe('validateConfig', () => {
       { apiKeys: ['short'] },
       /^Invalid config: apiKeys\.0: API keys must be at least 16 characters/,
     ],
+    [
+      { apiKeys: [' key-with-spaces-around '] },
+      /^Invalid config: apiKeys\.0: API keys must be visible ASCII characters without spaces/,
+    ],
+    [{ apiKeys: ['пароль-пароль-пароль'] }, /^Invalid config: apiKeys\.0: .*visible ASCII/],
+    [
+      { agents: [{ name: 'x', invoke() {}, stream() {} }] },
+      /^Invalid config: agents\.0: must be an agent .*tools, handoffs/,
+    ],
     [{ a2aReplyWith: 'status' }, /^Invalid config: a2aReplyWith: /],
     [{ colour: 'blue' }, /^Invalid config: \(root\): .*colour/],
   ])('names the field of %j', (config, message) => {
@@ -37,6 +47,12 @@ describe('loadConfig', () => {
 
   it('falls back to the embedded default when there is no agentport.config.ts', async () => {
     await expect(loadConfig()).resolves.toEqual({});
+  });
+
+  it('awaits a default export that is a promise, and validates what it gives', async () => {
+    await expect(loadConfig(fixture('promised.config.ts'))).rejects.toThrow(
+      /^Invalid config: port: /,
+    );
   });
 
   it('refuses a missing or invalid file with a ConfigError', async () => {
@@ -56,6 +72,25 @@ describe('resolveAgents', () => {
     await expect(resolveAgents({ agents: [createEchoAgent()] })).rejects.toThrow(/echo/);
     await expect(resolveAgents({ defaultAgent: 'ghost' })).rejects.toThrow(/defaultAgent/);
     await expect(resolveAgents({ builtins: false })).rejects.toThrow(/no agent/);
+  });
+
+  it('refuses agents the gateway could not serve before anything listens, naming the cause', async () => {
+    const named = (name: string) => defineAgent({ name, async *run() {} });
+    const helperA = named('helper');
+    const helperB = named('helper');
+    const twoHelpers = {
+      builtins: false,
+      agents: [
+        defineAgent({ name: 'a', handoffs: [helperA], async *run() {} }),
+        defineAgent({ name: 'b', handoffs: [helperB], async *run() {} }),
+      ],
+    };
+    await expect(resolveAgents(twoHelpers)).rejects.toThrow(/^agents: .*helper/);
+    await expect(resolveAgents(twoHelpers)).rejects.toThrow(ConfigError);
+    const badName = { ...createEchoAgent(), name: 'my agent/x' };
+    await expect(resolveAgents({ builtins: false, agents: [badName] })).rejects.toThrow(
+      /^agents: .*my agent\/x/,
+    );
   });
 
   it('names the remote it cannot reach', async () => {

@@ -61,10 +61,17 @@ const agentSchema = z.custom<Agent>(
     typeof value === 'object' &&
     value !== null &&
     typeof (value as Agent).name === 'string' &&
+    Array.isArray((value as Agent).tools) &&
+    Array.isArray((value as Agent).handoffs) &&
     typeof (value as Agent).invoke === 'function' &&
     typeof (value as Agent).stream === 'function',
-  { message: 'must be an agent built with @agentport/core (name, invoke, stream)' },
+  {
+    message: 'must be an agent built with @agentport/core (name, tools, handoffs, invoke, stream)',
+  },
 );
+
+/** What goes in an HTTP header as a key: visible ASCII, no spaces (a bearer token's charset). */
+const API_KEY = /^[\x21-\x7e]+$/;
 
 const configSchema = z.strictObject({
   agents: z.array(agentSchema).optional(),
@@ -83,7 +90,14 @@ const configSchema = z.strictObject({
   port: z.number().int().min(0).max(65_535).optional(),
   host: z.string().min(1).optional(),
   publicUrl: z.url({ protocol: /^https?$/ }).optional(),
-  apiKeys: z.array(z.string().min(16, 'API keys must be at least 16 characters')).optional(),
+  apiKeys: z
+    .array(
+      z
+        .string()
+        .min(16, 'API keys must be at least 16 characters')
+        .regex(API_KEY, 'API keys must be visible ASCII characters without spaces'),
+    )
+    .optional(),
   cors: z.union([z.boolean(), z.array(z.string().min(1))]).optional(),
   shutdownTimeoutMs: z.number().int().min(0).optional(),
   maxConcurrency: z.number().int().min(1).optional(),
@@ -138,5 +152,14 @@ export async function loadConfig(path?: string): Promise<GatewayConfig> {
   if (loaded.default === undefined) {
     throw new ConfigError(`Config ${path ?? DEFAULT_CONFIG_FILE} has no default export`);
   }
-  return validateConfig(loaded.default);
+  // A module may export a promise of its config (one it builds asynchronously).
+  let exported: unknown;
+  try {
+    exported = await loaded.default;
+  } catch (error) {
+    throw new ConfigError(
+      `Cannot load config ${path ?? DEFAULT_CONFIG_FILE}: ${(error as Error).message}`,
+    );
+  }
+  return validateConfig(exported);
 }

@@ -3,6 +3,7 @@ import { createRemoteSdkAgent } from '@agentport/a2a-sdk';
 import { type Agent, DuplicateAgentError } from '@agentport/core';
 import { createBuiltinAgents } from './builtin-agents.ts';
 import { ConfigError, type GatewayConfig, type RemoteAgentConfig } from './config.ts';
+import { createGateway } from './gateway.ts';
 
 /** The agents a config serves, and which one is the default. */
 export interface ResolvedAgents {
@@ -49,6 +50,14 @@ export async function resolveAgents(config: GatewayConfig): Promise<ResolvedAgen
     config.defaultAgent ?? (names.has('assistant') ? 'assistant' : (agents[0] as Agent).name);
   if (!names.has(defaultAgent)) {
     throw new ConfigError(`defaultAgent: no agent named '${defaultAgent}'`);
+  }
+  // Whatever else makes the agents unservable (an invalid name, a tool whose parameters are not
+  // an object, two handoff targets sharing a name) is found by building the gateway once, here,
+  // rather than when the server is already listening.
+  try {
+    void createGateway({ agents, defaultAgent, publicUrl: 'http://127.0.0.1' }).shutdown();
+  } catch (error) {
+    throw new ConfigError(`agents: ${(error as Error).message}`);
   }
   return { agents, defaultAgent };
 }

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -208,6 +208,32 @@ describe('CLI', () => {
     );
     expect(failure).toMatchObject({ code: 1 });
     expect((failure as { stderr: string }).stderr).toMatch(/Invalid config: port: /);
+  });
+
+  it.each([
+    [['serve', '--port='], {}, /invalid port ''/],
+    [['serve'], { PORT: '0x1F90' }, /invalid port '0x1F90'/],
+    [['serve'], { LOG_LEVEL: 'verbose' }, /invalid LOG_LEVEL 'verbose'/],
+  ])('exits 1 on %j with %j, in one line', async (args, env, message) => {
+    const failure = await run(process.execPath, [CLI, ...args], {
+      env: { ...process.env, ...env },
+    }).catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 1 });
+    const { stderr } = failure as { stderr: string };
+    expect(stderr).toMatch(message);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('ends quietly when its output is piped into a reader that stops early', async () => {
+    const child = spawn(process.execPath, [CLI, 'agents'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 
   it('exits 1 when the port is busy', async () => {
