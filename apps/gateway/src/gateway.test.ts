@@ -536,6 +536,30 @@ describe('failure log', () => {
     expect((await post('/agents/broken/invoke', { input: 'bad' })).status).toBe(400);
     expect(lines.map((line) => JSON.parse(line)).filter((entry) => entry.agent)).toHaveLength(5);
   });
+
+  it('logs the failures of a handoff target served on compat only', async () => {
+    const { lines, destination } = collectLines();
+    const helper = defineAgent({
+      name: 'helper',
+      // biome-ignore lint/correctness/useYield: fails before its first event
+      async *run() {
+        throw new Error(secret);
+      },
+    });
+    const router = defineAgent({ name: 'router', handoffs: [helper], async *run() {} });
+    const { app } = gateway({
+      agents: [...createBuiltinAgents(), router],
+      logger: pino({ base: undefined }, destination),
+    });
+    const run = await app.request('/compat/runs', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ agent_name: 'helper', input: 'x' }),
+    });
+    expect(await run.text()).not.toContain(secret);
+    const failures = lines.map((line) => JSON.parse(line)).filter((entry) => entry.agent);
+    expect(failures).toMatchObject([{ agent: 'helper', err: { message: secret } }]);
+  });
 });
 
 describe('shutdown', () => {

@@ -136,10 +136,12 @@ function logFailure(logger: Logger): AgentFailureListener {
 export function createGateway(options: GatewayOptions): Gateway {
   const { defaultAgent, publicUrl, logger: failureLog } = options;
   // With a logger, every failed run is logged with its cause, which callers are never told.
+  // One listener for all, so that a handoff target reached from several agents is one agent.
+  const onFailure = failureLog === undefined ? undefined : logFailure(failureLog);
   const agents =
-    failureLog === undefined
+    onFailure === undefined
       ? options.agents
-      : options.agents.map((agent) => observeFailures(agent, logFailure(failureLog)));
+      : options.agents.map((agent) => observeFailures(agent, onFailure));
   const byName = new Map(agents.map((agent) => [agent.name, agent]));
   if (!byName.has(defaultAgent)) throw new AgentNotFoundError(defaultAgent);
   let shuttingDown = false;

@@ -36,11 +36,11 @@ function observed(agent: Agent) {
 }
 
 describe('observeFailures', () => {
-  it('keeps the agent as it is: identity, tools, handoffs and what its runs do', async () => {
+  it('keeps the agent as it is: identity, tools and what its runs do', async () => {
     const { wrapped, reports } = observed(failing);
     expect(wrapped).toMatchObject({ name: 'failing', description: 'Fails' });
     expect(wrapped.tools).toBe(failing.tools);
-    expect(wrapped.handoffs).toBe(failing.handoffs);
+    expect(wrapped.handoffs).toEqual([]);
     expect(await collect(wrapped.stream('x'))).toEqual(await collect(failing.stream('x')));
     await expect(wrapped.invoke('x')).rejects.toMatchObject({ code: 'agent_failure' });
     expect(reports).toHaveLength(2);
@@ -119,6 +119,31 @@ describe('observeFailures', () => {
     await expect(running).rejects.toMatchObject({ code: 'canceled' });
     expect((await streamed).at(-1)).toMatchObject({ type: 'error', code: 'canceled' });
     expect(reports).toEqual([]);
+  });
+
+  it('observes handoff targets too, one wrapper per agent for one listener, cycles included', async () => {
+    const reports: string[] = [];
+    const listener = (_error: AgentPortError, name: string) => reports.push(name);
+    const helper = defineAgent({
+      name: 'helper',
+      // biome-ignore lint/correctness/useYield: fails before its first event
+      async *run() {
+        throw boom;
+      },
+    });
+    const a = defineAgent({ name: 'a', handoffs: [helper], async *run() {} });
+    const b = defineAgent({ name: 'b', handoffs: [helper], async *run() {} });
+    const [observedA, observedB] = [a, b].map((agent) => observeFailures(agent, listener));
+    const reached = observedA?.handoffs[0];
+    expect(reached?.name).toBe('helper');
+    expect(observedB?.handoffs[0]).toBe(reached);
+    expect(observeFailures(a, listener)).toBe(observedA);
+    await expect(reached?.invoke('x')).rejects.toMatchObject({ code: 'agent_failure' });
+    expect(reports).toEqual(['helper']);
+    const loop: Agent = { ...failing, handoffs: [] };
+    (loop.handoffs as Agent[]).push(loop);
+    const observedLoop = observeFailures(loop, listener);
+    expect(observedLoop.handoffs[0]).toBe(observedLoop);
   });
 
   it('ignores a listener that throws', async () => {

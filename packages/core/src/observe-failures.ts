@@ -27,14 +27,34 @@ type PushedEvents = AsyncIterable<AgentEvent> & {
  * Wraps an agent so that every run that fails is reported to `onFailure` once, with the error as
  * the agent raised it (an `AgentFailureError` keeps the original as its `cause`): an `invoke` that
  * rejects, a `stream` that throws or ends with an `error` event. Canceled runs are not failures.
- * The wrapper has the agent's identity, tools and handoffs, and runs exactly what it runs; a
- * listener that throws is ignored. For logging what callers are only told in general terms
+ * The wrapper has the agent's identity and tools, and runs exactly what it runs; its handoff
+ * targets are observed the same way. Calls with the same listener wrap an agent once, so a target
+ * reached from several agents (or a cycle of handoffs) is one wrapper. A listener that throws is
+ * ignored. For logging what callers are only told in general terms
  * (`agent_failure`, "Agent 'x' failed").
  *
  * @example
  * const logged = observeFailures(agent, (error, name) => console.error(name, error.cause ?? error));
  */
 export function observeFailures(agent: Agent, onFailure: AgentFailureListener): Agent {
+  let wrappers = observedBy.get(onFailure);
+  if (wrappers === undefined) {
+    wrappers = new WeakMap();
+    observedBy.set(onFailure, wrappers);
+  }
+  return observed(agent, onFailure, wrappers);
+}
+
+/** The wrappers made for each listener, so that an agent reached twice is wrapped once. */
+const observedBy = new WeakMap<AgentFailureListener, WeakMap<Agent, Agent>>();
+
+function observed(
+  agent: Agent,
+  onFailure: AgentFailureListener,
+  wrappers: WeakMap<Agent, Agent>,
+): Agent {
+  const known = wrappers.get(agent);
+  if (known !== undefined) return known;
   const { name } = agent;
   const report = (error: unknown): void => {
     const failure = toAgentPortError(error);
@@ -49,7 +69,7 @@ export function observeFailures(agent: Agent, onFailure: AgentFailureListener): 
     if (event.type === 'error') report(errorFromEvent(event, name));
   };
 
-  async function* observed(events: AsyncIterable<AgentEvent>): AsyncGenerator<AgentEvent> {
+  async function* observedEvents(events: AsyncIterable<AgentEvent>): AsyncGenerator<AgentEvent> {
     try {
       for await (const event of events) {
         reportEvent(event);
@@ -61,13 +81,15 @@ export function observeFailures(agent: Agent, onFailure: AgentFailureListener): 
     }
   }
 
-  return {
+  // Handoff targets are observed too (filled in below: a handoff may lead back to this agent).
+  const handoffs: Agent[] = [];
+  const wrapper: Agent = {
     name,
     ...(agent.description === undefined ? {} : { description: agent.description }),
     ...(agent.instructions === undefined ? {} : { instructions: agent.instructions }),
     ...(agent.model === undefined ? {} : { model: agent.model }),
     tools: agent.tools,
-    handoffs: agent.handoffs,
+    handoffs,
     invoke: (input: string, options?: AgentRunOptions) =>
       agent.invoke(input, options).catch((error: unknown) => {
         report(error);
@@ -75,7 +97,7 @@ export function observeFailures(agent: Agent, onFailure: AgentFailureListener): 
       }),
     stream(input: string, options?: AgentRunOptions): AsyncIterable<AgentEvent> {
       const events = agent.stream(input, options) as PushedEvents;
-      const stream = observed(events) as AsyncGenerator<AgentEvent> & PushedEvents;
+      const stream = observedEvents(events) as AsyncGenerator<AgentEvent> & PushedEvents;
       const push = events[PUSH_EVENTS];
       // A stream that can push its events still can: consumers that test for it keep that path.
       if (push !== undefined) {
@@ -95,4 +117,7 @@ export function observeFailures(agent: Agent, onFailure: AgentFailureListener): 
       return stream;
     },
   };
+  wrappers.set(agent, wrapper);
+  for (const target of agent.handoffs) handoffs.push(observed(target, onFailure, wrappers));
+  return wrapper;
 }
