@@ -26,6 +26,10 @@ export { CancellationError } from './errors/cancellation-error.ts';
 export { DuplicateAgentError } from './errors/duplicate-agent-error.ts';
 export { InvalidInputError } from './errors/invalid-input-error.ts';
 export { InvalidTransitionError } from './errors/invalid-transition-error.ts';
+export {
+  type RemoteTaskFailure,
+  remoteTaskError,
+} from './errors/remote-task-error.ts';
 export { TaskConflictError } from './errors/task-conflict-error.ts';
 export { TaskNotCancelableError } from './errors/task-not-cancelable-error.ts';
 export { TaskNotFoundError } from './errors/task-not-found-error.ts';

@@ -123,6 +123,17 @@ describe('createRemoteAgent', () => {
     });
   });
 
+  it("answers the remote's refusal of the input as the caller's error (400), as a local agent would", async () => {
+    const remote = await createRemoteAgent(ticker.url);
+    const error = await remote.invoke('banana').catch((caught: unknown) => caught);
+    expect(error).not.toBeInstanceOf(AgentFailureError);
+    expect(error).toMatchObject({ code: 'invalid_input', status: 400 });
+    const local = await createTickerAgent()
+      .invoke('banana')
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ message: (local as Error).message });
+  });
+
   it('rejects with a CancellationError when the remote task is canceled', async () => {
     const remote = await createRemoteAgent(ticker.url);
     const invocation = remote.invoke('200 every 20ms');

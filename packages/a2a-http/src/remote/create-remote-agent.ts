@@ -1,11 +1,11 @@
 import {
   type Agent,
-  AgentFailureError,
   type AgentProgressEvent,
   type AgentRunContext,
   CancellationError,
   defineAgent,
   isTerminalStatus,
+  remoteTaskError,
   type Task,
 } from '@agentport/core';
 import {
@@ -46,7 +46,7 @@ function settle(task: Task, agentName: string): string {
   if (task.status === 'canceled') {
     throw new CancellationError(`The remote task '${task.id}' was canceled`);
   }
-  throw new AgentFailureError({
+  throw remoteTaskError({
     agentName,
     code: task.error?.code ?? 'agent_failure',
     message: task.error?.message ?? `The remote task '${task.id}' failed`,

@@ -320,6 +320,23 @@ describe('a remote agent that fails', () => {
     });
   });
 
+  it("answers the remote's refusal of the input as the caller's error (400)", async () => {
+    const served = await serveAgent(createTickerAgent());
+    try {
+      const remote = await createRemoteSdkAgent(served.baseUrl);
+      await expect(remote.invoke('banana')).rejects.toMatchObject({
+        code: 'invalid_input',
+        status: 400,
+      });
+      expect((await collect(remote, 'banana')).at(-1)).toMatchObject({
+        type: 'error',
+        code: 'invalid_input',
+      });
+    } finally {
+      await served.close();
+    }
+  });
+
   it('reports a remote that goes away mid-call as a remote agent error', async () => {
     const served = await serveAgent(createEchoAgent('vanishing'));
     const remote = await createRemoteSdkAgent(served.baseUrl);

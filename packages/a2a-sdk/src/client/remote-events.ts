@@ -1,7 +1,7 @@
 import type { Message, Part, StreamResponse, Task, TaskStatus } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
 import type { AgentProgressEvent } from '@agentport/core';
-import { AgentFailureError } from '@agentport/core';
+import { AgentFailureError, remoteTaskError } from '@agentport/core';
 
 /** What one remote event means locally: events to yield, and the output once the task is done. */
 export interface Translation {
@@ -160,7 +160,7 @@ export class RemoteTaskTranslator {
       }
       case TaskState.TASK_STATE_FAILED:
       case TaskState.TASK_STATE_REJECTED:
-        throw new AgentFailureError({
+        throw remoteTaskError({
           agentName: this.#agentName,
           code: errorCodeOf(message) ?? 'remote_task_failed',
           message: textOf(message?.parts) || `Remote agent '${this.#agentName}' failed`,
