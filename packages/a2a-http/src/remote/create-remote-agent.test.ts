@@ -189,6 +189,29 @@ describe('createRemoteAgent', () => {
     await relay.stop();
   });
 
+  it('tells its callers a remote that went away is unreachable, without its address', async () => {
+    const served = await serve(createA2AHttpServer({ agent: createEchoAgent() }));
+    const remote = await createRemoteAgent(served.url, { name: 'gone' });
+    await served.stop();
+    for (const run of [
+      () => remote.invoke('anyone?'),
+      async () => {
+        const last = (await collect(remote.stream('anyone?'))).at(-1);
+        throw Object.assign(new Error(String(last?.type)), last);
+      },
+    ]) {
+      const error = await run().catch((caught: unknown) => caught);
+      expect(error).toMatchObject({
+        code: 'remote_unreachable',
+        message: "Remote agent 'gone' cannot be reached",
+      });
+      expect((error as Error).message).not.toContain(new URL(served.url).port);
+    }
+    const error = await remote.invoke('x').catch((caught: unknown) => caught);
+    expect((error as Error).cause).toBeInstanceOf(RemoteUnreachableError);
+    expect(((error as Error).cause as Error).message).toContain(new URL(served.url).port);
+  });
+
   it('fails with a clear error when the remote is unreachable or its card is invalid', async () => {
     const closed = await serve(new Hono());
     await closed.stop();

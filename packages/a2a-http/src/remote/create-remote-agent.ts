@@ -1,5 +1,6 @@
 import {
   type Agent,
+  AgentPortError,
   type AgentProgressEvent,
   type AgentRunContext,
   CancellationError,
@@ -14,6 +15,8 @@ import {
   createA2AHttpClient,
 } from '../client/create-a2a-http-client.ts';
 import { RemoteHttpError } from '../errors/remote-http-error.ts';
+import { RemoteTimeoutError } from '../errors/remote-timeout-error.ts';
+import { RemoteUnreachableError } from '../errors/remote-unreachable-error.ts';
 import type { AgentCard } from '../wire/agent-card.ts';
 import { agentNameFromCard } from './agent-name-from-card.ts';
 
@@ -98,7 +101,45 @@ function createRemoteTask(
     : client.createTask(request);
 }
 
+/**
+ * What a run tells its callers when the remote cannot be reached or does not answer in time: the
+ * code and status of the client's error, without the remote's address (a gateway serving this
+ * agent would hand it to anyone who calls); the client's error, address included, is the cause.
+ */
+function withoutAddress(error: unknown, agentName: string): unknown {
+  if (error instanceof RemoteUnreachableError) {
+    return new AgentPortError({
+      code: error.code,
+      status: error.status,
+      message: `Remote agent '${agentName}' cannot be reached`,
+      cause: error,
+    });
+  }
+  if (error instanceof RemoteTimeoutError) {
+    return new AgentPortError({
+      code: error.code,
+      status: error.status,
+      message: `Remote agent '${agentName}' did not answer in time`,
+      cause: error,
+    });
+  }
+  return error;
+}
+
 async function* runRemote(
+  client: A2AHttpClient,
+  mode: WaitMode,
+  input: string,
+  context: AgentRunContext,
+): AsyncGenerator<AgentProgressEvent, string> {
+  try {
+    return yield* runRemoteTask(client, mode, input, context);
+  } catch (error) {
+    throw withoutAddress(error, context.agent.name);
+  }
+}
+
+async function* runRemoteTask(
   client: A2AHttpClient,
   mode: WaitMode,
   input: string,
