@@ -1,3 +1,4 @@
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { type AgentCard, ListTasksRequest } from '@a2a-js/sdk';
 import {
   type Agent,
@@ -334,6 +335,25 @@ describe('a remote agent that fails', () => {
       });
     } finally {
       await served.close();
+    }
+  });
+
+  it('gives up on a card that never comes, after cardTimeoutMs', async () => {
+    const sockets: Socket[] = [];
+    const silent = createNetServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    const started = Date.now();
+    try {
+      const error = await createRemoteSdkAgent(`http://127.0.0.1:${port}/a2a/x`, {
+        cardTimeoutMs: 200,
+      }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(RemoteAgentCardError);
+      expect((error as Error).message).toContain('no answer within 200 ms');
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
     }
   });
 

@@ -43,7 +43,17 @@ export interface RemoteSdkAgentOptions {
   headers?: Record<string, string>;
   /** The fetch to use (default: the global fetch). */
   fetch?: typeof fetch;
+  /**
+   * How long reading the remote's AgentCard may take, in milliseconds (default 30 s): a remote
+   * that accepts the connection and never answers fails the creation instead of holding it for
+   * minutes. Calls have no such limit (a blocking SendMessage lasts as long as its task); abort
+   * their signal instead.
+   */
+  cardTimeoutMs?: number;
 }
+
+/** The default of {@link RemoteSdkAgentOptions.cardTimeoutMs}. */
+const CARD_TIMEOUT_MS = 30_000;
 
 /** The card URL of a per-agent base URL (`<base>/.well-known/agent-card.json`) or a card URL as is. */
 export function agentCardUrlOf(url: string): string {
@@ -79,12 +89,29 @@ function isTerminal(state: TaskState | undefined): boolean {
   );
 }
 
-async function loadCard(cardUrl: string, resolver: DefaultAgentCardResolver): Promise<AgentCard> {
+/** A fetch whose every call (the answer and its body) must end within `timeoutMs`. */
+function fetchWithin(fetchImpl: typeof fetch | undefined, timeoutMs: number): typeof fetch {
+  return (input, init) => {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+    return (fetchImpl ?? globalThis.fetch)(input, { ...init, signal });
+  };
+}
+
+async function loadCard(
+  cardUrl: string,
+  resolver: DefaultAgentCardResolver,
+  timeoutMs: number,
+): Promise<AgentCard> {
   let card: AgentCard;
   try {
     card = await resolver.resolve(cardUrl, '');
   } catch (error) {
-    throw new RemoteAgentCardError(cardUrl, reasonOf(error), { cause: error });
+    const reason =
+      (error as Error | undefined)?.name === 'TimeoutError'
+        ? `no answer within ${timeoutMs} ms`
+        : reasonOf(error);
+    throw new RemoteAgentCardError(cardUrl, reason, { cause: error });
   }
   if (typeof card?.name !== 'string' || !Array.isArray(card.supportedInterfaces)) {
     throw new RemoteAgentCardError(cardUrl, 'the document is not an A2A AgentCard');
@@ -110,11 +137,12 @@ export async function createRemoteSdkAgent(
   const cardUrl = agentCardUrlOf(url);
   const legacyCompat = { enabled: options.legacyCompat !== false };
   const fetchImpl = options.fetch;
+  const cardTimeoutMs = options.cardTimeoutMs ?? CARD_TIMEOUT_MS;
   const resolver = new DefaultAgentCardResolver({
     legacyCompat,
-    ...(fetchImpl ? { fetchImpl } : {}),
+    fetchImpl: fetchWithin(fetchImpl, cardTimeoutMs),
   });
-  const card = await loadCard(cardUrl, resolver);
+  const card = await loadCard(cardUrl, resolver, cardTimeoutMs);
   const name = options.name ?? agentNameOf(card.name);
   const factory = new ClientFactory({
     transports: [

@@ -106,6 +106,35 @@ describe('createA2ATaskStore', () => {
     expect(await store.load('busy', context)).toBeDefined();
   });
 
+  it('goes on listing after a cursor whose task is gone or has moved on', async () => {
+    vi.useFakeTimers();
+    const store = createA2ATaskStore({ maxTasks: 4 });
+    const at = (second: number) => `2026-01-01T00:00:0${second}.000Z`;
+    await store.save(task('w', TaskState.TASK_STATE_WORKING, at(0)), context);
+    for (const [id, second] of [
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+    ] as const) {
+      vi.advanceTimersByTime(10);
+      await store.save(task(id, TaskState.TASK_STATE_COMPLETED, at(second)), context);
+    }
+    const ids = (page: { tasks: Task[] }) => page.tasks.map((each) => each.id);
+    const first = await store.list(ListTasksRequest.fromJSON({ pageSize: 2 }), context);
+    expect(ids(first)).toEqual(['c', 'b']);
+    // Two newer tasks push the oldest finished ones, b (the cursor's) and a, out.
+    for (const [id, second] of [
+      ['d', 4],
+      ['e', 5],
+    ] as const) {
+      vi.advanceTimersByTime(10);
+      await store.save(task(id, TaskState.TASK_STATE_COMPLETED, at(second)), context);
+    }
+    expect(await store.load('b', context)).toBeUndefined();
+    const next = ListTasksRequest.fromJSON({ pageSize: 2, pageToken: first.nextPageToken });
+    expect(ids(await store.list(next, context))).toEqual(['w']);
+  });
+
   it('drops the oldest finished tasks past its cap, never running ones', async () => {
     vi.useFakeTimers();
     const store = createA2ATaskStore({ maxTasks: 2 });

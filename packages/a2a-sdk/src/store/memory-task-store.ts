@@ -144,11 +144,13 @@ class A2AMemoryTaskStore implements TaskStore {
     tasks.sort(byNewestStatus);
     const totalSize = tasks.length;
     if (params.pageToken) {
+      // The page goes on after the cursor's place in the order, whether its task is still there
+      // or not (evicted, or moved to the front by a new status): the SDK's store ends the listing
+      // there, which under bounded retention hid every older task.
       const cursor = decodePageToken(params.pageToken);
-      const index = tasks.findIndex(
-        (task) => (task.status?.timestamp ?? '') === cursor.timestamp && task.id === cursor.id,
-      );
-      tasks = index === -1 ? [] : tasks.slice(index + 1);
+      const place = { id: cursor.id, status: { timestamp: cursor.timestamp } } as Task;
+      const index = tasks.findIndex((task) => byNewestStatus(place, task) < 0);
+      tasks = index === -1 ? [] : tasks.slice(index);
     }
     const page = tasks.slice(0, pageSize);
     const last = page.at(-1);
