@@ -167,6 +167,30 @@ describe('createMemoryTaskStore', () => {
     await expect(store.get('running')).resolves.toMatchObject({ status: 'working' });
   });
 
+  it('does not hand out a finished task past its TTL, before any create evicts it', async () => {
+    let clock = 0;
+    const store = createMemoryTaskStore({ ttlMs: 100, now: () => clock });
+    await store.create(newTask('done'));
+    await store.create(newTask('running'));
+    await finish(store, 'done');
+    clock = 99;
+    await expect(store.get('done')).resolves.toBeDefined();
+    clock = 300;
+    expect((await store.list()).tasks.map((task) => task.id)).toEqual(['running']);
+    await expect(store.get('done')).resolves.toBeUndefined();
+    await expect(store.get('running')).resolves.toBeDefined();
+  });
+
+  it('forgets a finished task past its TTL at a get alone', async () => {
+    let clock = 0;
+    const store = createMemoryTaskStore({ ttlMs: 100, now: () => clock });
+    await store.create(newTask('done'));
+    await finish(store, 'done');
+    clock = 300;
+    await expect(store.get('done')).resolves.toBeUndefined();
+    await expect(store.deleteExpired()).resolves.toBe(0);
+  });
+
   it('evicts the oldest finished tasks first when full, and never a running one', async () => {
     const store = createMemoryTaskStore({ maxTasks: 3 });
     await store.create(newTask('running'));

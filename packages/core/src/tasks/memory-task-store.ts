@@ -154,10 +154,14 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
     }
   }
 
-  function evict(at: number): number {
+  /**
+   * Drops the finished tasks past their TTL at `at`, oldest first, and then more of them while the
+   * store holds more than `maxTasks - room` (room for a task about to be created).
+   */
+  function evict(at: number, room: 0 | 1): number {
     let removed = 0;
     for (let oldest = oldestFinished; oldest !== undefined; oldest = oldestFinished) {
-      if (madeAt + oldest.finishedAt + ttlMs > at && entries.size < maxTasks) break;
+      if (madeAt + oldest.finishedAt + ttlMs > at && entries.size + room <= maxTasks) break;
       oldestFinished = oldest.next;
       oldest.next = undefined;
       if (oldestFinished === undefined) newestFinished = undefined;
@@ -177,7 +181,7 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
   return {
     async create(input: NewTask) {
       const at = now();
-      evict(at);
+      evict(at, 1);
       if (entries.has(input.id)) {
         throw new InvalidInputError(`Task '${input.id}' already exists`, { field: 'id' });
       }
@@ -205,7 +209,16 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
 
     async get(id) {
       const entry = entries.get(id);
-      return entry === undefined ? undefined : snapshot(entry);
+      if (entry === undefined) return undefined;
+      // A finished task past its TTL is gone, whether or not a create has evicted it yet.
+      if (entry.finishedAt >= 0) {
+        const at = now();
+        if (madeAt + entry.finishedAt + ttlMs <= at) {
+          evict(at, 0);
+          return undefined;
+        }
+      }
+      return snapshot(entry);
     },
 
     async update(id: string, patch: TaskPatch, updateOptions: TaskUpdateOptions) {
@@ -231,6 +244,7 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
 
     async list(listOptions: TaskListOptions = {}): Promise<TaskPage> {
       const limit = pageLimit(listOptions.limit);
+      evict(now(), 0);
       const before =
         listOptions.cursor === undefined
           ? Number.POSITIVE_INFINITY
@@ -255,7 +269,7 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
     },
 
     async deleteExpired(at = new Date(now())) {
-      return evict(at.getTime());
+      return evict(at.getTime(), 0);
     },
 
     subscribe(listener) {
