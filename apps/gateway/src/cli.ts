@@ -80,7 +80,10 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     const message =
       error instanceof ConfigError || error instanceof TypeError ? error.message : String(error);
-    process.stderr.write(`agentport: ${message}\n`);
+    // A local command: what an HTTP caller is never told (an agent failure's cause) helps here.
+    const cause = (error as { cause?: unknown } | undefined)?.cause;
+    const because = cause instanceof Error ? `  caused by: ${cause.stack ?? String(cause)}\n` : '';
+    process.stderr.write(`agentport: ${message}\n${because}`);
     process.exitCode = 1;
   },
 );

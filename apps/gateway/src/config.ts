@@ -38,7 +38,11 @@ export interface GatewayConfig {
   cors?: boolean | string[];
   /** How long in-flight work may take to finish on shutdown, in ms (default 10,000). */
   shutdownTimeoutMs?: number;
-  /** How many tasks each agent runs at once (default 16). */
+  /**
+   * How many hand-rolled A2A tasks (`/agents/{name}/tasks`) each agent runs at once; the rest wait
+   * in `submitted` (default 16). The SDK surface, invokes and streams are not queued: each runs
+   * as its request arrives.
+   */
   maxConcurrency?: number;
   /** Request body limit in bytes (default 1 MiB). */
   maxBodyBytes?: number;

@@ -43,6 +43,7 @@ export interface GatewayOptions {
   apiKeys?: string[];
   cors?: boolean | string[];
   logger?: Logger;
+  /** How many hand-rolled A2A tasks each agent runs at once (default 16); see the README. */
   maxConcurrency?: number;
   maxBodyBytes?: number;
   heartbeatMs?: number;

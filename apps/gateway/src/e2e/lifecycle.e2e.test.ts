@@ -9,6 +9,7 @@ const run = promisify(execFile);
 const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));
 const CUSTOM = fileURLToPath(new URL('./fixtures/custom.config.ts', import.meta.url));
 const INVALID = fileURLToPath(new URL('./fixtures/invalid.config.ts', import.meta.url));
+const FAILING = fileURLToPath(new URL('./fixtures/failing.config.ts', import.meta.url));
 const KEY = 'e2e-key-0123456789abcdef';
 const json = { 'content-type': 'application/json' };
 
@@ -222,6 +223,21 @@ describe('CLI', () => {
     const { stderr } = failure as { stderr: string };
     expect(stderr).toMatch(message);
     expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('prints the cause of an agent failure on call, a local command', async () => {
+    const failure = await run(process.execPath, [
+      CLI,
+      'call',
+      'broken',
+      'x',
+      '--config',
+      FAILING,
+    ]).catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 1 });
+    const { stderr } = failure as { stderr: string };
+    expect(stderr).toContain("Agent 'broken' failed");
+    expect(stderr).toContain('caused by: Error: database password rejected');
   });
 
   it('ends quietly when its output is piped into a reader that stops early', async () => {
