@@ -32,7 +32,14 @@ describe('defineTool', () => {
       type: 'object',
       properties: { text: { type: 'string' }, times: { type: 'number', default: 3 } },
       required: ['text'],
+      additionalProperties: false,
     });
+    const loose = defineTool({
+      name: 'loose',
+      parameters: z.looseObject({ a: z.string() }),
+      execute: () => 'ok',
+    });
+    expect(loose.parameters).toMatchObject({ additionalProperties: {} });
     await expect(scaled.execute({ text: ' ab ' })).resolves.toBe('ababab');
   });
 

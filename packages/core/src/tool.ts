@@ -43,9 +43,18 @@ function createValidator(
   parameters: z.ZodType | JsonSchema,
 ): { schema: JsonSchema; validate: (input: unknown) => unknown } {
   if (isZodSchema(parameters)) {
+    // What a caller sends (defaults optional, transforms allowed), with a plain object's unknown
+    // keys refused as the output side says: they are dropped anyway, and tool-calling APIs (strict
+    // function schemas) want `additionalProperties: false`. Loose objects keep `true`.
     const schema = z.toJSONSchema(parameters, {
       target: 'draft-2020-12',
       io: 'input',
+      override: ({ zodSchema, jsonSchema }) => {
+        const { def } = zodSchema._zod;
+        if (def.type === 'object' && def.catchall === undefined) {
+          jsonSchema.additionalProperties = false;
+        }
+      },
     }) as JsonSchema;
     return {
       schema,
