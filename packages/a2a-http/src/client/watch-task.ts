@@ -1,5 +1,5 @@
 import { isTerminalStatus, type Task } from '@agentport/core';
-import { EventSourceParserStream } from 'eventsource-parser/stream';
+import { ParseError } from 'eventsource-parser';
 import { MalformedResponseError } from '../errors/malformed-response-error.ts';
 import { RemoteHttpError } from '../errors/remote-http-error.ts';
 import { errorBodySchema, taskResponseSchema } from '../wire/task-schemas.ts';
@@ -10,14 +10,18 @@ import {
   parseJsonText,
   send,
 } from './http-transport.ts';
+import { readEvents, type ServerSentEvent } from './read-events.ts';
 
 /** The most characters one SSE event may buffer before the stream is rejected. */
 const MAX_EVENT_CHARACTERS = 16 * 1024 * 1024;
+/** Reading pauses while this many characters of events wait for a slow consumer. */
+const READ_AHEAD_CHARACTERS = 1024 * 1024;
 
 /**
  * Streams a task's changes from `GET /tasks/{id}/events`: the task now, then after every change,
  * ending after a terminal task (or when the remote ends the stream). The timeout covers the wait
- * for the response headers only.
+ * for the response headers only. When the stream breaks, the events that arrived before are
+ * yielded first, then the error is thrown.
  */
 export async function* watchTask(
   transport: HttpTransport,
@@ -49,17 +53,24 @@ export async function* watchTask(
     throw error;
   }
   exchange.clear();
-  const reader = response.body
-    .pipeThrough(new TextDecoderStream())
-    .pipeThrough(new EventSourceParserStream({ maxBufferSize: MAX_EVENT_CHARACTERS }))
-    .getReader();
+  const events = readEvents(response.body, {
+    maxEventCharacters: MAX_EVENT_CHARACTERS,
+    readAheadCharacters: READ_AHEAD_CHARACTERS,
+  });
   try {
     while (true) {
-      let step: ReadableStreamReadResult<{ event?: string | undefined; data: string }>;
+      // Events read ahead are not handed over once the caller has given up.
+      if (signal?.aborted) throw exchange.fail(signal.reason);
+      let step: IteratorResult<ServerSentEvent>;
       try {
-        step = await reader.read();
+        step = await events.next();
       } catch (error) {
-        throw exchange.fail(error);
+        if (!(error instanceof ParseError)) throw exchange.fail(error);
+        throw new MalformedResponseError(
+          call.operation,
+          `an event of more than ${MAX_EVENT_CHARACTERS} characters`,
+          { cause: error },
+        );
       }
       if (step.done) return;
       const { event, data } = step.value;
@@ -79,6 +90,6 @@ export async function* watchTask(
     }
   } finally {
     exchange.release();
-    await reader.cancel().catch(() => undefined);
+    await events.return(undefined);
   }
 }

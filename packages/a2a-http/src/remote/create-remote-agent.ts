@@ -14,6 +14,7 @@ import {
   type A2AHttpClientOptions,
   createA2AHttpClient,
 } from '../client/create-a2a-http-client.ts';
+import { MalformedResponseError } from '../errors/malformed-response-error.ts';
 import { RemoteHttpError } from '../errors/remote-http-error.ts';
 import { RemoteTimeoutError } from '../errors/remote-timeout-error.ts';
 import { RemoteUnreachableError } from '../errors/remote-unreachable-error.ts';
@@ -66,23 +67,43 @@ function* deltaOf(task: Task, seen: string): Generator<AgentProgressEvent, strin
   return seen;
 }
 
+/**
+ * How the events route can fail while long-polling the task still works: an error answer or
+ * event, a connection that broke mid-stream, or an answer that is not a valid event stream.
+ * A caller's abort, a task the remote does not know and a remote that does not answer in time
+ * are not among them.
+ */
+function isEventsRouteFailure(error: unknown): boolean {
+  return (
+    error instanceof RemoteHttpError ||
+    error instanceof RemoteUnreachableError ||
+    error instanceof MalformedResponseError
+  );
+}
+
+/** The last task the events route sent, and the output streamed as deltas from it. */
+interface Followed {
+  last: Task | undefined;
+  streamed: string;
+}
+
 async function* followEvents(
   client: A2AHttpClient,
   id: string,
   signal: AbortSignal,
-): AsyncGenerator<AgentProgressEvent, Task | undefined> {
-  let seen = '';
+): AsyncGenerator<AgentProgressEvent, Followed> {
+  let streamed = '';
   let last: Task | undefined;
   try {
     for await (const task of client.watchTask(id, { signal })) {
       last = task;
-      seen = yield* deltaOf(task, seen);
+      streamed = yield* deltaOf(task, streamed);
     }
   } catch (error) {
     // The remote has no events route, or its stream broke: long-polling still works.
-    if (!(error instanceof RemoteHttpError) || signal.aborted) throw error;
+    if (!isEventsRouteFailure(error) || signal.aborted) throw error;
   }
-  return last;
+  return { last, streamed };
 }
 
 /** Creates the remote task; in long-poll mode the same request waits for it to finish. */
@@ -151,11 +172,16 @@ async function* runRemoteTask(
   try {
     signal.throwIfAborted();
     let task: Task | undefined = created;
-    if (mode === 'events' && !finished) task = yield* followEvents(client, created.id, signal);
+    let streamed = '';
+    if (mode === 'events' && !finished) {
+      ({ last: task, streamed } = yield* followEvents(client, created.id, signal));
+    }
     if (task === undefined || !isTerminalStatus(task.status)) {
       task = await client.waitForTask(created.id, { signal });
     }
     finished = true;
+    // Fell back to long-polling after some deltas: the rest, so that the deltas add up.
+    if (streamed !== '') yield* deltaOf(task, streamed);
     return settle(task, context.agent.name);
   } finally {
     // Given up on (caller abort, broken connection): cancel it so the remote stops working.
