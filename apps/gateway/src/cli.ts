@@ -37,6 +37,10 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const commands = await import('./commands.ts');
+  if ((command === 'serve' || command === 'agents') && rest.length > 0) {
+    process.stderr.write(`agentport ${command}: unexpected argument '${rest[0]}'\n\n${HELP}`);
+    return 2;
+  }
   switch (command) {
     case 'serve': {
       const config = await loadConfig(values.config);

@@ -225,6 +225,19 @@ describe('CLI', () => {
     expect(stderr.trim().split('\n')).toHaveLength(1);
   });
 
+  it('refuses arguments serve and agents do not take (exit 2)', async () => {
+    for (const args of [
+      ['serve', 'extra'],
+      ['agents', 'junk'],
+    ]) {
+      const failure = await run(process.execPath, [CLI, ...args]).catch(
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failure).toMatchObject({ code: 2 });
+      expect((failure as { stderr: string }).stderr).toContain(`unexpected argument '${args[1]}'`);
+    }
+  });
+
   it('prints the cause of an agent failure on call, a local command', async () => {
     const failure = await run(process.execPath, [
       CLI,
