@@ -148,6 +148,21 @@ export async function call(
   return 0;
 }
 
+/**
+ * Whether a JSON document is an agent card of either flavour: a name, and where to reach the
+ * agent (the hand-rolled `endpoint`, the v0.3 `url` or the v1.0 `supportedInterfaces`).
+ */
+function looksLikeCard(document: unknown): boolean {
+  if (typeof document !== 'object' || document === null) return false;
+  const card = document as Record<string, unknown>;
+  return (
+    typeof card.name === 'string' &&
+    (typeof card.endpoint === 'string' ||
+      typeof card.url === 'string' ||
+      Array.isArray(card.supportedInterfaces))
+  );
+}
+
 /** Fetches a remote agent card (hand-rolled `agent.json` or official `agent-card.json`) and prints it. */
 export async function printCard(url: string): Promise<number> {
   const tried: string[] = [];
@@ -157,8 +172,13 @@ export async function printCard(url: string): Promise<number> {
       headers: { accept: 'application/json', 'a2a-version': '1.0' },
     }).catch((error: unknown) => error as Error);
     if (response instanceof Response && response.ok) {
-      process.stdout.write(`${JSON.stringify(await response.json(), null, 2)}\n`);
-      return 0;
+      const document = (await response.json().catch(() => undefined)) as unknown;
+      if (looksLikeCard(document)) {
+        process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+        return 0;
+      }
+      tried.push(`${candidate}: not an agent card (no name and endpoint, url or interfaces)`);
+      continue;
     }
     tried.push(
       `${candidate}: ${response instanceof Response ? `HTTP ${response.status}` : response.message}`,

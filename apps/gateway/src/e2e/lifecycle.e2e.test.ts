@@ -225,6 +225,15 @@ describe('CLI', () => {
     expect(stderr.trim().split('\n')).toHaveLength(1);
   });
 
+  it('card refuses a JSON document that is not an agent card', async () => {
+    const gateway = await start();
+    const failure = await run(process.execPath, [CLI, 'card', `${gateway.url}/openapi.json`]).catch(
+      (error: { code: number; stderr: string; stdout: string }) => error,
+    );
+    expect(failure).toMatchObject({ code: 1, stdout: '' });
+    expect((failure as { stderr: string }).stderr).toContain('not an agent card');
+  });
+
   it('refuses arguments serve and agents do not take (exit 2)', async () => {
     for (const args of [
       ['serve', 'extra'],
