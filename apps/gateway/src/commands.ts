@@ -1,6 +1,6 @@
 import { createA2AHttpClient } from '@agentport/a2a-http';
 import { agentCardUrlOf } from '@agentport/a2a-sdk';
-import type { Agent } from '@agentport/core';
+import { type Agent, errorFromEvent } from '@agentport/core';
 import { listen } from '@agentport/rest-sse';
 import { pino } from 'pino';
 import type { GatewayConfig } from './config.ts';
@@ -143,7 +143,12 @@ export async function call(
   }
   for await (const event of agent.stream(input, { signal: controller.signal })) {
     process.stdout.write(`${JSON.stringify(event)}\n`);
-    if (event.type === 'error') return 1;
+    if (event.type === 'error') {
+      // As without --stream: the cause, which the event itself never carries.
+      const cause = errorFromEvent(event, agent.name).cause;
+      if (cause instanceof Error) process.stderr.write(`caused by: ${cause.stack ?? cause}\n`);
+      return 1;
+    }
   }
   return 0;
 }

@@ -298,6 +298,10 @@ describe('OpenAPI', () => {
           const where = `${method} ${path} ${response.status}`;
           expect(text, where).not.toContain('No route for');
           expect(response.status, where).not.toBe(405);
+          // A success is documented under its own status.
+          if (response.ok) {
+            expect(Object.keys(operation.responses), where).toContain(String(response.status));
+          }
           const documented =
             operation.responses[String(response.status)]?.content ??
             (operation.responses.default as { content: object }).content;
@@ -350,6 +354,19 @@ describe('OpenAPI', () => {
     }
     expect(paths.some((path) => path.includes('{action}'))).toBe(false);
     expect(document.paths['/a2a/echo/rest/tasks/{taskId}']).not.toHaveProperty('post');
+    // The v0.3 binding answers a sent message with 201, and says so.
+    const sent = await app.request('/a2a/echo/rest/v1/message:send', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({
+        message: { messageId: 'm-1', role: 'ROLE_USER', content: [{ text: 'hi' }] },
+        configuration: { blocking: true },
+      }),
+    });
+    expect(sent.status).toBe(201);
+    expect(
+      Object.keys(document.paths['/a2a/echo/rest/v1/message:send']?.post?.responses ?? {}),
+    ).toEqual(['201', 'default']);
     const create = document.paths['/agents/echo/tasks']?.post;
     expect(Object.keys(create?.responses ?? {})).toEqual(['201', 'default']);
     expect(create?.parameters).toContainEqual(

@@ -201,6 +201,8 @@ export function describeRoute(method: string, path: string): RouteDoc {
     return {
       summary: 'A2A HTTP+JSON binding',
       tag: SDK,
+      // The v0.3 binding answers a sent message with 201 (as the SDK's Express router does).
+      ...(legacy && path.endsWith('/message:send') ? { status: 201 } : {}),
       sse: path.endsWith(':stream') || path.endsWith(':subscribe') ? 'only' : false,
       errorSchema: legacy ? LEGACY_REST_ERROR : GOOGLE_RPC_ERROR,
       // The v1.0 binding answers its own media type (the SDK's); v0.3 and refusals made before

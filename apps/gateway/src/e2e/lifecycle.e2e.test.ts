@@ -260,6 +260,20 @@ describe('CLI', () => {
     const { stderr } = failure as { stderr: string };
     expect(stderr).toContain("Agent 'broken' failed");
     expect(stderr).toContain('caused by: Error: database password rejected');
+    const streamed = await run(process.execPath, [
+      CLI,
+      'call',
+      'broken',
+      'x',
+      '--stream',
+      '--config',
+      FAILING,
+    ]).catch((error: { code: number; stderr: string; stdout: string }) => error);
+    expect(streamed).toMatchObject({ code: 1 });
+    expect((streamed as { stdout: string }).stdout).toContain('"type":"error"');
+    expect((streamed as { stderr: string }).stderr).toContain(
+      'caused by: Error: database password rejected',
+    );
   });
 
   it('ends quietly when its output is piped into a reader that stops early', async () => {
