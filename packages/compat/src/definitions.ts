@@ -60,12 +60,26 @@ export interface AgentDef {
   handoffs?: Handoff[];
 }
 
-/** The parser of a run request: `{ agent_name, input, stream? }`. */
-export const runRequestSchema = z.object({
-  agent_name: z.string().min(1, 'agent_name must not be empty'),
-  input: z.string(),
-  stream: z.boolean().optional(),
-});
+/** A required, non-empty string field, with the messages of the REST surface's `input`. */
+const requiredText = () =>
+  z
+    .string({
+      error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string'),
+    })
+    .min(1, 'must not be empty');
+
+/**
+ * The parser of a run request: `{ agent_name, input, stream? }`. An empty `input` is refused, as
+ * on the REST surface (`POST /{name}/invoke`), with the same messages.
+ */
+export const runRequestSchema = z.object(
+  {
+    agent_name: requiredText(),
+    input: requiredText(),
+    stream: z.boolean({ error: 'must be a boolean' }).optional(),
+  },
+  { error: 'must be a JSON object with an agent_name and an input' },
+);
 
 /** A run request: which agent runs, on what input, and whether to stream its events. */
 export type RunRequest = z.infer<typeof runRequestSchema>;
