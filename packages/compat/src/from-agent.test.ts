@@ -91,6 +91,21 @@ describe('fromAgent', () => {
     ]);
   });
 
+  it('refuses handoffs, or a handoff and a tool, that a model could not tell apart', () => {
+    const twins = agentNamed('router', { handoffs: [agentNamed('a-b'), agentNamed('a_b')] });
+    expect(() => fromAgent(twins)).toThrow(InvalidInputError);
+    expect(() => fromAgent(twins)).toThrow(
+      /'a-b' and the handoff to 'a_b' share .*transfer_to_a_b/,
+    );
+    const shadowing = defineTool({
+      name: 'transfer_to_helper',
+      parameters: { type: 'object' },
+      execute: () => 'x',
+    });
+    const clash = agentNamed('router', { tools: [shadowing], handoffs: [agentNamed('helper')] });
+    expect(() => fromAgent(clash)).toThrow(/tool 'transfer_to_helper' and the handoff to 'helper'/);
+  });
+
   it('describes handoffs that form a cycle without recursing forever', () => {
     const handoffs: Agent[] = [];
     const ping: Agent = { ...agentNamed('ping'), handoffs };

@@ -1,4 +1,4 @@
-import type { Agent, Tool } from '@agentport/core';
+import { type Agent, InvalidInputError, type Tool } from '@agentport/core';
 import type { AgentDef, Handoff, ToolDef } from './definitions.ts';
 import { toJsonObjectSchema } from './flat-tool.ts';
 
@@ -40,13 +40,30 @@ export function fromHandoffs(agents: readonly Agent[]): Handoff[] {
 
 /**
  * Converts an agent to an AgentDef: plain JSON, with its handoffs as descriptors (not nested
- * AgentDefs); `tools` and `handoffs` are left out when empty.
+ * AgentDefs); `tools` and `handoffs` are left out when empty. Two handoffs (or a handoff and a
+ * tool) whose tool names are the same (`a-b` and `a_b`) are an `InvalidInputError`.
  *
  * @example
  * const definition = fromAgent(createAssistantAgent());
  * JSON.stringify(definition); // round-trips unchanged
  */
 export function fromAgent(agent: Agent): AgentDef {
+  // A model tells tools and handoffs apart by name only: two that share one are ambiguous.
+  const owners = new Map<string, string>();
+  const claim = (name: string, owner: string) => {
+    const other = owners.get(name);
+    if (other !== undefined) {
+      throw new InvalidInputError(
+        `Agent '${agent.name}': ${other} and ${owner} share the tool name '${name}'`,
+        { field: 'handoffs' },
+      );
+    }
+    owners.set(name, owner);
+  };
+  for (const tool of agent.tools) claim(tool.name, `tool '${tool.name}'`);
+  for (const target of agent.handoffs) {
+    claim(handoffToolName(target.name), `the handoff to '${target.name}'`);
+  }
   return {
     name: agent.name,
     ...(agent.instructions === undefined ? {} : { instructions: agent.instructions }),
