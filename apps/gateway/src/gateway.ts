@@ -157,15 +157,13 @@ export function createGateway(options: GatewayOptions): Gateway {
   const secured = (options.apiKeys?.length ?? 0) > 0;
   const handRolledSecurity = secured
     ? {
-        card: {
-          securitySchemes: {
-            bearer: { type: 'http', scheme: 'bearer' },
-            apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-          },
-          security: [{ bearer: [] }, { apiKey: [] }] as Array<Record<string, string[]>>,
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
         },
+        security: [{ bearer: [] }, { apiKey: [] }] as Array<Record<string, string[]>>,
       }
-    : { card: {} };
+    : {};
   for (const agent of agents) {
     a2aHttp.set(
       agent.name,
@@ -174,7 +172,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         store,
         // Cards name the configured address, never the Host a client sends.
         publicUrl,
-        card: { version: options.version ?? '0.1.0', ...handRolledSecurity.card },
+        card: { version: options.version ?? '0.1.0', ...handRolledSecurity },
         ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
         ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
         ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
@@ -237,22 +235,21 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.get('/readyz', (context) =>
     shuttingDown ? errorResponse(new ShuttingDownError()) : context.json({ status: 'ready' }),
   );
-  app.get('/', (context) => {
-    const base = publicUrl;
-    return context.json({
-      name: 'AgentPort',
-      defaultAgent,
-      agents: agents.map((agent) => ({
-        name: agent.name,
-        description: agent.description,
-        tools: agent.tools.map((tool) => tool.name),
-        urls: agentUrls(base, agent.name, agent.name === defaultAgent),
-      })),
-      compat: `${base}/compat/agents`,
-      openapi: `${base}/openapi.json`,
-      docs: `${base}/docs`,
-    });
-  });
+  // Every URL in it is on publicUrl, so it is the same for every request.
+  const index = {
+    name: 'AgentPort',
+    defaultAgent,
+    agents: agents.map((agent) => ({
+      name: agent.name,
+      description: agent.description,
+      tools: agent.tools.map((tool) => tool.name),
+      urls: agentUrls(publicUrl, agent.name, agent.name === defaultAgent),
+    })),
+    compat: `${publicUrl}/compat/agents`,
+    openapi: `${publicUrl}/openapi.json`,
+    docs: `${publicUrl}/docs`,
+  };
+  app.get('/', (context) => context.json(index));
 
   app.get(AGENT_CARD_ROUTE, (context) => {
     const name = context.req.query('agent') ?? defaultAgent;

@@ -2,6 +2,7 @@ import { abortableReader } from './abortable.ts';
 import type { AgentEvent, DoneEvent, ErrorEvent } from './agent-event.ts';
 import { AgentFailureError } from './errors/agent-failure-error.ts';
 import type { AgentPortError } from './errors/agentport-error.ts';
+import { PUSH_EVENTS, type PushedEvents } from './push-events.ts';
 
 const failures = new WeakMap<ErrorEvent, AgentPortError>();
 
@@ -17,16 +18,6 @@ export function errorFromEvent(event: ErrorEvent, agentName: string): AgentPortE
     failures.get(event) ??
     new AgentFailureError({ agentName, code: event.code, message: event.message })
   );
-}
-
-const PUSH_EVENTS = Symbol.for('agentport.agent-events.push');
-
-interface PushedEvents {
-  [PUSH_EVENTS]?: (observer: {
-    next(event: AgentEvent): boolean;
-    error(error: unknown): void;
-    complete(): void;
-  }) => void;
 }
 
 /** The failure of a run whose events ended without a `done` or `error` event. */

@@ -3,25 +3,13 @@ import type { AgentEvent } from './agent-event.ts';
 import { errorFromEvent } from './agent-output.ts';
 import type { AgentPortError } from './errors/agentport-error.ts';
 import { toAgentPortError } from './errors/to-agentport-error.ts';
+import { PUSH_EVENTS, type PushedEvents } from './push-events.ts';
 
 /** Called with each failed run of an observed agent (see {@link observeFailures}). */
 export type AgentFailureListener = (error: AgentPortError, agentName: string) => void;
 
 /** The code of a run that was canceled, which is not a failure. */
 const CANCELED = 'canceled';
-
-/** The push side of agent event streams (see run-stream.ts), forwarded by the observed stream. */
-const PUSH_EVENTS = Symbol.for('agentport.agent-events.push');
-
-interface AgentEventObserver {
-  next(event: AgentEvent): boolean;
-  error(error: unknown): void;
-  complete(): void;
-}
-
-type PushedEvents = AsyncIterable<AgentEvent> & {
-  [PUSH_EVENTS]?: (observer: AgentEventObserver) => void;
-};
 
 /**
  * Wraps an agent so that every run that fails is reported to `onFailure` once, with the error as

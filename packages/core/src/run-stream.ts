@@ -8,6 +8,7 @@ import { AgentPortError } from './errors/agentport-error.ts';
 import { CancellationError } from './errors/cancellation-error.ts';
 import { InvalidInputError } from './errors/invalid-input-error.ts';
 import { LazyAbortListener } from './lazy-abort-listener.ts';
+import { type AgentEventObserver, PUSH_EVENTS } from './push-events.ts';
 import type { Tool } from './tool.ts';
 
 // One run of a `defineAgent` agent: its context and its event stream (see define-agent.ts).
@@ -113,25 +114,6 @@ const READY = 1;
 const PULLING = 2;
 const ENDING = 3;
 const FINISHED = 4;
-
-/**
- * The push side of a `defineAgent` stream, for a consumer that would only turn each pulled event
- * into a callback anyway (an SSE writer, say): `stream[PUSH_EVENTS](observer)` instead of
- * iterating. It spares the promise per event and its consumer's reaction, which an open stream
- * otherwise keeps while the agent waits. A registered symbol, so other packages can test for it
- * without importing anything; a stream is either pushed or iterated, not both.
- */
-const PUSH_EVENTS = Symbol.for('agentport.agent-events.push');
-
-/** What {@link PUSH_EVENTS} calls; none of its methods may throw. */
-interface AgentEventObserver {
-  /** One event; false stops the stream (the run is closed as by `return()`). */
-  next(event: AgentEvent): boolean;
-  /** The stream could not start (the run function threw); nothing else is called. */
-  error(error: unknown): void;
-  /** The stream has ended and its run is closed; called once, last. */
-  complete(): void;
-}
 
 function finished(): Promise<IteratorResult<AgentEvent>> {
   return Promise.resolve({ done: true, value: undefined });

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { CancellationError } from '@agentport/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RemoteUnreachableError } from '../errors/remote-unreachable-error.ts';
+import { type Served, serveNode } from '../testing/serve.ts';
 import { createA2AHttpClient } from './create-a2a-http-client.ts';
 
 const task = {
@@ -57,17 +58,15 @@ const server = http.createServer((request, response) => {
 server.on('connection', () => {
   connections += 1;
 });
+let served: Served;
 let url: string;
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served = await serveNode(server);
+  url = served.url;
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => served.stop());
 
 describe('the default node:http transport', () => {
   it('keeps the connection alive across requests and decodes UTF-8 split across chunks', async () => {

@@ -1,8 +1,8 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { CancellationError, type Task } from '@agentport/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RemoteUnreachableError } from '../errors/remote-unreachable-error.ts';
+import { type Served, serveNode } from '../testing/serve.ts';
 import { createA2AHttpClient } from './create-a2a-http-client.ts';
 
 const working = {
@@ -31,17 +31,15 @@ const server = http.createServer((request, response) => {
     response.write(events.join(''));
   }
 });
+let served: Served;
 let baseUrl: string;
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served = await serveNode(server);
+  baseUrl = served.url;
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => served.stop());
 
 /** Follows the events route like a slow consumer, which takes 30 ms per task. */
 async function watchSlowly(

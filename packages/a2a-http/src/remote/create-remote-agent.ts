@@ -128,23 +128,20 @@ function createRemoteTask(
  * agent would hand it to anyone who calls); the client's error, address included, is the cause.
  */
 function withoutAddress(error: unknown, agentName: string): unknown {
-  if (error instanceof RemoteUnreachableError) {
-    return new AgentPortError({
-      code: error.code,
-      status: error.status,
-      message: `Remote agent '${agentName}' cannot be reached`,
-      cause: error,
-    });
-  }
-  if (error instanceof RemoteTimeoutError) {
-    return new AgentPortError({
-      code: error.code,
-      status: error.status,
-      message: `Remote agent '${agentName}' did not answer in time`,
-      cause: error,
-    });
-  }
-  return error;
+  const what =
+    error instanceof RemoteUnreachableError
+      ? 'cannot be reached'
+      : error instanceof RemoteTimeoutError
+        ? 'did not answer in time'
+        : undefined;
+  if (what === undefined) return error;
+  const { code, status } = error as AgentPortError;
+  return new AgentPortError({
+    code,
+    status,
+    message: `Remote agent '${agentName}' ${what}`,
+    cause: error,
+  });
 }
 
 async function* runRemote(

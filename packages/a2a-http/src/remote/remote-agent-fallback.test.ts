@@ -1,7 +1,7 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { AgentEvent } from '@agentport/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Served, serveNode } from '../testing/serve.ts';
 import { createRemoteAgent } from './create-remote-agent.ts';
 
 const working = {
@@ -61,17 +61,15 @@ const server = http.createServer((request, response) => {
     json(404, { error: { code: 'not_found', message: 'No such route' } });
   }
 });
+let served: Served;
 let baseUrl: string;
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served = await serveNode(server);
+  baseUrl = served.url;
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => served.stop());
 
 async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
   const collected: AgentEvent[] = [];

@@ -87,6 +87,7 @@ export function createA2AHttpServer(options: A2AHttpServerOptions): A2AHttpServe
   const closing = new AbortController();
   const cardOptions = options.card ?? {};
   const trustProxyHeaders = options.trustProxyHeaders ?? false;
+  const publicUrl = options.publicUrl?.replace(/\/+$/, '');
   const app = new Hono();
   // Only for standalone use: under `parent.route(prefix, app)` the parent's notFound answers, so
   // sibling routes under the same prefix stay reachable. No catch-all route on purpose.
@@ -98,7 +99,7 @@ export function createA2AHttpServer(options: A2AHttpServerOptions): A2AHttpServe
       context.req.raw,
       AGENT_CARD_PATH,
       trustProxyHeaders,
-      options.publicUrl,
+      publicUrl,
     );
     return context.json(buildAgentCard(agent, cardOptions, endpoint));
   });

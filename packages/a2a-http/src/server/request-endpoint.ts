@@ -9,7 +9,7 @@ function firstValue(header: string | undefined): string | undefined {
 /**
  * The absolute URL the routes are served at, seen from a request for `suffix` (the card path):
  * the request URL without the suffix, so a mount prefix is kept. `publicUrl` (scheme, host and an
- * optional path, no trailing slash) replaces the request's scheme and host when given; otherwise,
+ * optional path, without a trailing slash) replaces the request's scheme and host when given; otherwise,
  * with `trustProxyHeaders`, a well-formed `X-Forwarded-Proto` and `X-Forwarded-Host` do.
  */
 export function requestEndpoint(
@@ -21,11 +21,9 @@ export function requestEndpoint(
   const url = new URL(request.url);
   // A trailing slash after the card path (a server that ignores them answers it) is not part of it.
   const asked = url.pathname.replace(/\/+$/, '');
-  const path = (asked.endsWith(suffix) ? asked.slice(0, -suffix.length) : asked).replace(
-    /\/+$/,
-    '',
-  );
-  if (publicUrl !== undefined) return `${publicUrl.replace(/\/+$/, '')}${path}`;
+  const mount = asked.endsWith(suffix) ? asked.slice(0, -suffix.length) : asked;
+  const path = mount.replace(/\/+$/, '');
+  if (publicUrl !== undefined) return `${publicUrl}${path}`;
   let protocol = url.protocol;
   let host = url.host;
   if (trustProxyHeaders) {

@@ -1,3 +1,5 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { type FetchApp, listen } from '@agentport/rest-sse';
 import type { A2AHttpServer } from '../server/create-a2a-http-server.ts';
 
@@ -28,6 +30,23 @@ export async function serve(target: A2AHttpServer | FetchApp): Promise<Served> {
     async stop() {
       controller.abort();
       await stopped;
+    },
+  };
+}
+
+/**
+ * Listens with a raw `node:http` server (one that misbehaves where a Hono app cannot) on a free
+ * loopback port; `stop` closes its connections too.
+ */
+export async function serveNode(server: Server): Promise<Served> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    async stop() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     },
   };
 }

@@ -30,26 +30,26 @@ export class AppendKeepingLegacyRestTransport extends LegacyRestTransport {
     this.#options = options;
   }
 
-  override async *sendMessageStream(
+  override sendMessageStream(
     params: SendMessageRequest,
     options?: RequestOptions,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    const recorder = new ArtifactAppendRecorder();
-    const transport = this.#recordedBy(recorder);
-    for await (const event of transport.sendMessageStream(params, options)) {
-      yield recorder.restore(event);
-    }
+    return this.#recorded((transport) => transport.sendMessageStream(params, options));
   }
 
-  override async *resubscribeTask(
+  override resubscribeTask(
     params: SubscribeToTaskRequest,
     options?: RequestOptions,
   ): AsyncGenerator<StreamResponse, void, undefined> {
+    return this.#recorded((transport) => transport.resubscribeTask(params, options));
+  }
+
+  /** Runs one stream on a transport of its own, with each event's `append` flag put back. */
+  async *#recorded(
+    open: (transport: LegacyRestTransport) => AsyncIterable<StreamResponse>,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
     const recorder = new ArtifactAppendRecorder();
-    const transport = this.#recordedBy(recorder);
-    for await (const event of transport.resubscribeTask(params, options)) {
-      yield recorder.restore(event);
-    }
+    for await (const event of open(this.#recordedBy(recorder))) yield recorder.restore(event);
   }
 
   #recordedBy(recorder: ArtifactAppendRecorder): LegacyRestTransport {
