@@ -7,6 +7,7 @@ import { defineAgent } from './define-agent.ts';
 import { AgentFailureError } from './errors/agent-failure-error.ts';
 import { CancellationError } from './errors/cancellation-error.ts';
 import { InvalidInputError } from './errors/invalid-input-error.ts';
+import { MAX_HANDOFF_DEPTH } from './index.ts';
 import { defineTool } from './tool.ts';
 
 async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
@@ -131,6 +132,56 @@ describe('defineAgent', () => {
       { type: 'text-delta', delta: 'HI' },
       { type: 'done', output: 'HI' },
     ]);
+  });
+
+  describe('handoff depth', () => {
+    /** Hands off to itself `input` times, then answers `landed`. */
+    const countdown = defineAgent({
+      name: 'countdown',
+      async *run(input, context) {
+        const left = Number(input);
+        if (left === 0) return 'landed';
+        return yield* context.handoff(context.agent, String(left - 1));
+      },
+    });
+
+    it(`allows a run ${MAX_HANDOFF_DEPTH} handoffs deep`, async () => {
+      const events = await collect(countdown.stream(String(MAX_HANDOFF_DEPTH)));
+      expect(events.filter((event) => event.type === 'handoff')).toHaveLength(MAX_HANDOFF_DEPTH);
+      expect(events.at(-1)).toEqual({ type: 'done', output: 'landed' });
+    });
+
+    it('ends a handoff loop with agent_failure at the limit, with one error', async () => {
+      const ping = defineAgent({
+        name: 'ping',
+        async *run(input, context) {
+          return yield* context.handoff(pong, input);
+        },
+      });
+      const pong = defineAgent({
+        name: 'pong',
+        async *run(input, context) {
+          return yield* context.handoff(ping, input);
+        },
+      });
+      const events = await collect(ping.stream('hi'));
+      expect(events.filter((event) => event.type === 'handoff')).toHaveLength(MAX_HANDOFF_DEPTH);
+      expect(events).toHaveLength(MAX_HANDOFF_DEPTH + 1);
+      expect(events.at(-1)).toEqual({
+        type: 'error',
+        code: 'agent_failure',
+        message: `Agent 'ping' cannot hand off to 'pong': the run is ${MAX_HANDOFF_DEPTH} handoffs deep already (a handoff loop?)`,
+      });
+      await expect(ping.invoke('hi')).rejects.toBeInstanceOf(AgentFailureError);
+    });
+
+    it('counts from each run its caller starts', async () => {
+      await expect(countdown.invoke(String(MAX_HANDOFF_DEPTH))).resolves.toBe('landed');
+      await expect(countdown.invoke(String(MAX_HANDOFF_DEPTH + 1))).rejects.toMatchObject({
+        code: 'agent_failure',
+      });
+      await expect(countdown.invoke('1')).resolves.toBe('landed');
+    });
   });
 
   it('fails with agent_not_found when handing off to an unknown agent', async () => {

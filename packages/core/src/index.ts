@@ -38,6 +38,7 @@ export { ToolArgumentsError } from './errors/tool-arguments-error.ts';
 export { nestsWithin } from './json-depth.ts';
 export { type AgentFailureListener, observeFailures } from './observe-failures.ts';
 export { randomUuid } from './random-uuid.ts';
+export { MAX_HANDOFF_DEPTH } from './run-stream.ts';
 export { createMemoryTaskStore, type MemoryTaskStoreOptions } from './tasks/memory-task-store.ts';
 export type { Task, TaskError, TaskStatus } from './tasks/task.ts';
 export { assertTransition, canTransition, isTerminalStatus, TASK_STATUSES } from './tasks/task.ts';

@@ -15,6 +15,22 @@ import type { Tool } from './tool.ts';
 
 const neverAborted = new AbortController().signal;
 
+/**
+ * How many handoffs deep one run may go. A run that hands off once more fails with
+ * `agent_failure`: two agents that keep handing the conversation to each other would otherwise
+ * nest until the stack overflows (about a second of CPU and a thousand events).
+ */
+export const MAX_HANDOFF_DEPTH = 32;
+
+/**
+ * How many handoffs deep a run is, carried in the options its parent's handoff gives the target's
+ * `stream` (a symbol: no caller sees it, and spreads and wrappers that pass options on keep it).
+ */
+const HANDOFF_DEPTH = Symbol('agentport.handoffDepth');
+
+/** The options a handoff gives its target. */
+type HandoffRunOptions = AgentRunOptions & { [HANDOFF_DEPTH]?: number };
+
 /** What every run of one defined agent shares. */
 export interface Definition {
   readonly agent: Agent;
@@ -61,14 +77,24 @@ async function* callToolOf<TOutput>(
 
 async function* handoffOf(
   definition: Definition,
-  signal: AbortSignal,
-  metadata: Record<string, unknown>,
+  context: RunContext,
   target: Agent | string,
   input: string,
 ): AsyncGenerator<AgentProgressEvent, string> {
   const next = findByName(definition.handoffs, target, 'agent');
+  if (context.depth >= MAX_HANDOFF_DEPTH) {
+    throw new AgentFailureError({
+      agentName: definition.name,
+      message: `Agent '${definition.name}' cannot hand off to '${next.name}': the run is ${MAX_HANDOFF_DEPTH} handoffs deep already (a handoff loop?)`,
+    });
+  }
   yield { type: 'handoff', from: definition.name, to: next.name };
-  return yield* forward(next.stream(input, { signal, metadata }), next.name);
+  const options: HandoffRunOptions = {
+    signal: context.signal,
+    metadata: context.metadata,
+    [HANDOFF_DEPTH]: context.depth + 1,
+  };
+  return yield* forward(next.stream(input, options), next.name);
 }
 
 /**
@@ -77,6 +103,8 @@ async function* handoffOf(
  */
 class RunContext implements AgentRunContext {
   readonly signal: AbortSignal;
+  /** How many handoffs deep the run is (0 for a run its caller started). */
+  readonly depth: number;
   readonly #definition: Definition;
   #metadata: Record<string, unknown> | undefined;
 
@@ -84,10 +112,12 @@ class RunContext implements AgentRunContext {
     definition: Definition,
     signal: AbortSignal,
     metadata: Record<string, unknown> | undefined,
+    depth: number,
   ) {
     this.#definition = definition;
     this.signal = signal;
     this.#metadata = metadata;
+    this.depth = depth;
   }
 
   get agent(): Agent {
@@ -104,8 +134,7 @@ class RunContext implements AgentRunContext {
   }
 
   get handoff(): AgentRunContext['handoff'] {
-    return (target, input) =>
-      handoffOf(this.#definition, this.signal, this.metadata, target, input);
+    return (target, input) => handoffOf(this.#definition, this, target, input);
   }
 }
 
@@ -130,6 +159,7 @@ export class RunStream implements AsyncIterableIterator<AgentEvent> {
   readonly #input: string;
   readonly #signal: AbortSignal;
   readonly #metadata: Record<string, unknown> | undefined;
+  readonly #depth: number;
   #iterator: AsyncGenerator<AgentProgressEvent, unknown, undefined> | undefined;
   #phase = NOT_STARTED;
   /** A step was asked of the run and has not come: closing then does not wait for the run. */
@@ -150,6 +180,7 @@ export class RunStream implements AsyncIterableIterator<AgentEvent> {
     this.#input = input;
     this.#signal = options.signal ?? neverAborted;
     this.#metadata = options.metadata;
+    this.#depth = (options as HandoffRunOptions)[HANDOFF_DEPTH] ?? 0;
   }
 
   [Symbol.asyncIterator](): this {
@@ -246,7 +277,7 @@ export class RunStream implements AsyncIterableIterator<AgentEvent> {
 
   #start(): void {
     const definition = this.#definition;
-    const context = new RunContext(definition, this.#signal, this.#metadata);
+    const context = new RunContext(definition, this.#signal, this.#metadata, this.#depth);
     this.#iterator = definition.run(this.#input, context);
     if (this.#signal !== neverAborted) {
       // Bound here: a run without a signal needs no abort callback at all.
