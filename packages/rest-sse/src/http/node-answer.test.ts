@@ -1,4 +1,10 @@
-import { createServer, request as httpRequest, type ServerResponse } from 'node:http';
+import {
+  Agent,
+  createServer,
+  request as httpRequest,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { writeAnswer } from './node-answer.ts';
@@ -105,6 +111,31 @@ describe('writeAnswer', () => {
     await afterImmediate();
     expect(leftEnded).toBe(false);
     expect(errors).toEqual([]);
+  });
+
+  it('answers Connection: close once the server has stopped listening, keep-alive before', async () => {
+    let closeFirst = false;
+    const url = await serve((response) => {
+      if (closeFirst) (response.socket as unknown as { server: Server }).server.close();
+      writeAnswer(response, 200, {}, '{}', undefined);
+    });
+    const agent = new Agent({ keepAlive: true });
+    const connectionHeader = () =>
+      new Promise<string | undefined>((resolve, reject) => {
+        const sent = httpRequest(url, { method: 'POST', agent }, (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.headers.connection));
+        });
+        sent.on('error', reject);
+        sent.end('{}');
+      });
+    try {
+      expect(await connectionHeader()).toBe('keep-alive');
+      closeFirst = true;
+      expect(await connectionHeader()).toBe('close');
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('ends the connection, without throwing, when Node refuses the head', async () => {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 // Node's own, which test fake timers leave alone: an answer on a real socket needs no clock.
 import { setImmediate } from 'node:timers';
 import { errorAnswer } from './error-response.ts';
@@ -75,9 +76,20 @@ interface DueAnswer {
 /** The answers of this turn of the event loop, written together by `writeDue`. */
 let due: DueAnswer[] = [];
 
+/**
+ * Whether the server a response belongs to has stopped listening (`server.close()`, as `listen`
+ * does when stopping): its connections take no more requests. Node still answers `keep-alive`
+ * then, and closes the connection only once idle, which races a client's next request on it.
+ */
+function serverClosed(response: ServerResponse): boolean {
+  const socket = response.socket as (Socket & { server?: { listening?: boolean } }) | null;
+  return socket?.server?.listening === false;
+}
+
 function writeNow({ response, status, head, body }: DueAnswer): void {
   // The caller left meanwhile: Node would drop the write, after building an error for it.
   if (response.destroyed) return;
+  if (serverClosed(response)) head.connection = 'close';
   try {
     response.writeHead(status, head);
     response.end(body);
