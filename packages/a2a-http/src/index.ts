@@ -6,6 +6,7 @@ export {
   type GetTaskOptions,
   type ListTasksOptions,
   type WaitForTaskOptions,
+  type WatchTaskOptions,
 } from './client/create-a2a-http-client.ts';
 export { MalformedResponseError } from './errors/malformed-response-error.ts';
 export { RemoteHttpError, type RemoteHttpErrorOptions } from './errors/remote-http-error.ts';

@@ -44,6 +44,15 @@ export interface WaitForTaskOptions extends A2AHttpRequestOptions {
   timeoutMs?: number;
 }
 
+/** Options of {@link A2AHttpClient.watchTask}. */
+export interface WatchTaskOptions extends A2AHttpRequestOptions {
+  /**
+   * How long the stream may send nothing, not even a heartbeat comment, before the watch fails
+   * with `remote_timeout`, in milliseconds (default 60 s: four of this project's 15 s heartbeats).
+   */
+  idleTimeoutMs?: number;
+}
+
 /** Options of {@link A2AHttpClient.listTasks}. */
 export interface ListTasksOptions extends A2AHttpRequestOptions {
   limit?: number;
@@ -71,10 +80,12 @@ export interface A2AHttpClient {
   /** One page of the remote's tasks, newest first. */
   listTasks(options?: ListTasksOptions): Promise<TaskPage>;
   /** The task now and after every change, from the events stream, until terminal. */
-  watchTask(id: string, options?: A2AHttpRequestOptions): AsyncIterable<Task>;
+  watchTask(id: string, options?: WatchTaskOptions): AsyncIterable<Task>;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** How long an events stream may stay silent: four of the 15 s heartbeats this project's servers send. */
+const DEFAULT_WATCH_IDLE_MS = 60_000;
 /** One long-poll request waits at most this long; `waitForTask` chains them. */
 const LONG_POLL_SECONDS = 30;
 const FIRST_BACKOFF_MS = 50;
@@ -241,6 +252,12 @@ export function createA2AHttpClient(
         taskPageSchema,
       ),
 
-    watchTask: (id, callOptions = {}) => watchTask(transport, id, callOptions.signal),
+    watchTask: (id, callOptions = {}) =>
+      watchTask(
+        transport,
+        id,
+        callOptions.signal,
+        callOptions.idleTimeoutMs ?? DEFAULT_WATCH_IDLE_MS,
+      ),
   };
 }

@@ -1,6 +1,6 @@
 import { ParseError } from 'eventsource-parser';
 import { describe, expect, it } from 'vitest';
-import { readEvents, type ServerSentEvent } from './read-events.ts';
+import { readEvents, type ServerSentEvent, StreamIdleError } from './read-events.ts';
 
 const encoder = new TextEncoder();
 
@@ -95,6 +95,79 @@ describe('readEvents', () => {
     const seen: ServerSentEvent[] = [];
     for await (const event of readEvents(body, options)) seen.push(event);
     expect(seen).toEqual([{ event: 'task', data: 'héllo' }]);
+  });
+
+  describe('idleMs', () => {
+    /** A body that sends `chunks`, one every `everyMs`, then nothing: it never ends. */
+    function trickle(chunks: string[], everyMs: number): ReadableStream<Uint8Array> {
+      let timer: ReturnType<typeof setInterval> | undefined;
+      return new ReadableStream<Uint8Array>({
+        start(controller) {
+          let sent = 0;
+          timer = setInterval(() => {
+            const chunk = chunks[sent];
+            sent += 1;
+            if (chunk === undefined) clearInterval(timer);
+            else controller.enqueue(encoder.encode(chunk));
+          }, everyMs);
+        },
+        cancel() {
+          clearInterval(timer);
+        },
+      });
+    }
+
+    it('ends with a StreamIdleError once the body has sent nothing for idleMs, after its events', async () => {
+      const seen: string[] = [];
+      const started = performance.now();
+      const error = await drain(
+        readEvents(trickle(['data: 1\n\n', 'data: 2\n\n'], 10), { ...options, idleMs: 80 }),
+        seen,
+      );
+      expect(error).toBeInstanceOf(StreamIdleError);
+      expect(error).toMatchObject({ idleMs: 80 });
+      expect(seen).toEqual(['1', '2']);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(80);
+    });
+
+    it('counts comments (heartbeats) as the body being alive', async () => {
+      const heartbeats = Array.from({ length: 12 }, () => ': ping\n\n');
+      const body = trickle(['data: 1\n\n', ...heartbeats, 'data: 2\n\n'], 25);
+      const seen: string[] = [];
+      const events = readEvents(body, { ...options, idleMs: 80 });
+      for await (const { data } of events) {
+        seen.push(data);
+        if (data === '2') break;
+      }
+      // 14 chunks 25 ms apart (350 ms), silent for 80 ms at most.
+      expect(seen).toEqual(['1', '2']);
+    });
+
+    it('does not count the time reading is paused for a slow consumer', async () => {
+      // Each chunk comes 10 ms after it is asked for; the consumer takes 150 ms per event and
+      // reading pauses meanwhile (read-ahead of one event), so chunks arrive ~150 ms apart,
+      // longer than idleMs, while no read ever waits more than 10 ms.
+      let sent = 0;
+      const body = new ReadableStream<Uint8Array>(
+        {
+          async pull(controller) {
+            await new Promise((resolve) => setTimeout(resolve, 10));
+            if (sent === 3) controller.close();
+            else controller.enqueue(encoder.encode(`data: ${sent}\n\n`));
+            sent += 1;
+          },
+        },
+        { highWaterMark: 0 },
+      );
+      const seen: string[] = [];
+      const events = readEvents(body, {
+        maxEventCharacters: 1000,
+        readAheadCharacters: 1,
+        idleMs: 100,
+      });
+      expect(await drain(events, seen, 150)).toBeUndefined();
+      expect(seen).toEqual(['0', '1', '2']);
+    });
   });
 
   it('cancels the body when the consumer stops early', async () => {

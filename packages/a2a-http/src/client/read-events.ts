@@ -12,6 +12,22 @@ export interface ReadEventsOptions {
   maxEventCharacters: number;
   /** Reading pauses while this many characters of parsed events wait for the consumer. */
   readAheadCharacters: number;
+  /**
+   * How long the body may send nothing (no event, no comment) while a read waits for it; past
+   * that the stream ends with a {@link StreamIdleError}. Undefined: no limit.
+   */
+  idleMs?: number | undefined;
+}
+
+/** The body sent nothing for `idleMs` while it was being read: a stalled connection. */
+export class StreamIdleError extends Error {
+  readonly idleMs: number;
+
+  constructor(idleMs: number) {
+    super(`The event stream sent nothing for ${idleMs} ms`);
+    this.name = 'StreamIdleError';
+    this.idleMs = idleMs;
+  }
 }
 
 /**
@@ -44,11 +60,25 @@ export async function* readEvents(
     },
   });
 
+  const { idleMs } = options;
+  /** A read that waits `idleMs` for the body ends the stream (the remote has gone silent). */
+  function stalled(): void {
+    failure ??= { error: new StreamIdleError(idleMs as number) };
+    reader.cancel().catch(() => undefined);
+  }
+
   async function pump(): Promise<void> {
     reading = true;
     try {
       while (failure === undefined && !ended && queuedCharacters < options.readAheadCharacters) {
-        const step = await reader.read();
+        // Only a read under way counts: reading paused for a slow consumer is not the remote's silence.
+        const timer = idleMs === undefined ? undefined : setTimeout(stalled, idleMs);
+        let step: ReadableStreamReadResult<Uint8Array>;
+        try {
+          step = await reader.read();
+        } finally {
+          clearTimeout(timer);
+        }
         if (step.done) {
           ended = true;
           parser.feed(decoder.decode());

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { CancellationError, type Task } from '@agentport/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RemoteTimeoutError } from '../errors/remote-timeout-error.ts';
 import { RemoteUnreachableError } from '../errors/remote-unreachable-error.ts';
 import { type Served, serveNode } from '../testing/serve.ts';
 import { createA2AHttpClient } from './create-a2a-http-client.ts';
@@ -84,5 +85,20 @@ describe.each([
     expect(seen).toEqual(['tick 1']);
     expect(error).toBeInstanceOf(CancellationError);
     expect((error as Error).message).toBe('watchTask was canceled');
+  });
+
+  it('fails with remote_timeout once the open stream has sent nothing for idleTimeoutMs', async () => {
+    const client = createA2AHttpClient(`${baseUrl}/open`, options);
+    const seen: string[] = [];
+    const error = await watchSlowly(client.watchTask('t1', { idleTimeoutMs: 120 }), seen);
+    expect(seen).toEqual(['tick 1', 'tick 2', 'tick 3']);
+    expect(error).toBeInstanceOf(RemoteTimeoutError);
+    expect(error).toMatchObject({
+      code: 'remote_timeout',
+      status: 504,
+      operation: 'watchTask',
+      timeoutMs: 120,
+      message: `watchTask failed: ${baseUrl}/open/tasks/t1/events sent nothing for 120 ms, not even a heartbeat`,
+    });
   });
 });

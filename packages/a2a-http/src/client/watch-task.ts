@@ -2,6 +2,7 @@ import { isTerminalStatus, type Task } from '@agentport/core';
 import { ParseError } from 'eventsource-parser';
 import { MalformedResponseError } from '../errors/malformed-response-error.ts';
 import { RemoteHttpError } from '../errors/remote-http-error.ts';
+import { RemoteTimeoutError } from '../errors/remote-timeout-error.ts';
 import { errorBodySchema, taskResponseSchema } from '../wire/task-schemas.ts';
 import {
   errorOf,
@@ -10,7 +11,7 @@ import {
   parseJsonText,
   send,
 } from './http-transport.ts';
-import { readEvents, type ServerSentEvent } from './read-events.ts';
+import { readEvents, type ServerSentEvent, StreamIdleError } from './read-events.ts';
 
 /** The most characters one SSE event may buffer before the stream is rejected. */
 const MAX_EVENT_CHARACTERS = 16 * 1024 * 1024;
@@ -18,15 +19,29 @@ const MAX_EVENT_CHARACTERS = 16 * 1024 * 1024;
 const READ_AHEAD_CHARACTERS = 1024 * 1024;
 
 /**
+ * An events stream that sent nothing, not even a heartbeat, for longer than the watch allows: a
+ * stalled connection (`remote_timeout`, 504).
+ */
+export class StalledEventsError extends RemoteTimeoutError {
+  constructor(url: string, idleMs: number) {
+    super('watchTask', url, idleMs);
+    this.name = 'StalledEventsError';
+    this.message = `watchTask failed: ${url} sent nothing for ${idleMs} ms, not even a heartbeat`;
+  }
+}
+
+/**
  * Streams a task's changes from `GET /tasks/{id}/events`: the task now, then after every change,
  * ending after a terminal task (or when the remote ends the stream). The timeout covers the wait
- * for the response headers only. When the stream breaks, the events that arrived before are
- * yielded first, then the error is thrown.
+ * for the response headers only; after them, a stream silent for `idleMs` (no event, no
+ * heartbeat) fails with a {@link StalledEventsError}. When the stream breaks, the events that
+ * arrived before are yielded first, then the error is thrown.
  */
 export async function* watchTask(
   transport: HttpTransport,
   id: string,
   signal: AbortSignal | undefined,
+  idleMs: number,
 ): AsyncGenerator<Task> {
   const call: HttpCall = {
     operation: 'watchTask',
@@ -56,6 +71,7 @@ export async function* watchTask(
   const events = readEvents(response.body, {
     maxEventCharacters: MAX_EVENT_CHARACTERS,
     readAheadCharacters: READ_AHEAD_CHARACTERS,
+    idleMs,
   });
   try {
     while (true) {
@@ -65,6 +81,10 @@ export async function* watchTask(
       try {
         step = await events.next();
       } catch (error) {
+        if (error instanceof StreamIdleError) {
+          exchange.release();
+          throw new StalledEventsError(`${transport.baseUrl}${call.path}`, idleMs);
+        }
         if (!(error instanceof ParseError)) throw exchange.fail(error);
         throw new MalformedResponseError(
           call.operation,

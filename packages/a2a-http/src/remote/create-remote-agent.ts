@@ -14,6 +14,7 @@ import {
   type A2AHttpClientOptions,
   createA2AHttpClient,
 } from '../client/create-a2a-http-client.ts';
+import { StalledEventsError } from '../client/watch-task.ts';
 import { MalformedResponseError } from '../errors/malformed-response-error.ts';
 import { RemoteHttpError } from '../errors/remote-http-error.ts';
 import { RemoteTimeoutError } from '../errors/remote-timeout-error.ts';
@@ -29,6 +30,11 @@ export interface RemoteAgentOptions extends A2AHttpClientOptions {
   description?: string;
   /** Aborts fetching the card. */
   signal?: AbortSignal;
+  /**
+   * How long a remote task's events stream may send nothing, not even a heartbeat, before the
+   * agent stops reading it and long-polls the task instead (default 60 s).
+   */
+  idleTimeoutMs?: number;
 }
 
 /** A core Agent that runs on a remote hand-rolled A2A server, with the card it came from. */
@@ -40,6 +46,12 @@ export interface RemoteAgent extends Agent {
 }
 
 type WaitMode = 'events' | 'long-poll';
+
+/** What every run of one remote agent shares. */
+interface Remote {
+  readonly client: A2AHttpClient;
+  readonly idleTimeoutMs: number | undefined;
+}
 
 /** How long one long-poll request waits before `waitForTask` asks again. */
 const LONG_POLL_SECONDS = 30;
@@ -69,15 +81,16 @@ function* deltaOf(task: Task, seen: string): Generator<AgentProgressEvent, strin
 
 /**
  * How the events route can fail while long-polling the task still works: an error answer or
- * event, a connection that broke mid-stream, or an answer that is not a valid event stream.
- * A caller's abort, a task the remote does not know and a remote that does not answer in time
- * are not among them.
+ * event, a connection that broke or went silent mid-stream, or an answer that is not a valid
+ * event stream. A caller's abort, a task the remote does not know and a remote that does not
+ * answer in time are not among them.
  */
 function isEventsRouteFailure(error: unknown): boolean {
   return (
     error instanceof RemoteHttpError ||
     error instanceof RemoteUnreachableError ||
-    error instanceof MalformedResponseError
+    error instanceof MalformedResponseError ||
+    error instanceof StalledEventsError
   );
 }
 
@@ -88,14 +101,16 @@ interface Followed {
 }
 
 async function* followEvents(
-  client: A2AHttpClient,
+  remote: Remote,
   id: string,
   signal: AbortSignal,
 ): AsyncGenerator<AgentProgressEvent, Followed> {
+  const { client, idleTimeoutMs } = remote;
   let streamed = '';
   let last: Task | undefined;
   try {
-    for await (const task of client.watchTask(id, { signal })) {
+    const watchOptions = idleTimeoutMs === undefined ? { signal } : { signal, idleTimeoutMs };
+    for await (const task of client.watchTask(id, watchOptions)) {
       last = task;
       streamed = yield* deltaOf(task, streamed);
     }
@@ -145,25 +160,26 @@ function withoutAddress(error: unknown, agentName: string): unknown {
 }
 
 async function* runRemote(
-  client: A2AHttpClient,
+  remote: Remote,
   mode: WaitMode,
   input: string,
   context: AgentRunContext,
 ): AsyncGenerator<AgentProgressEvent, string> {
   try {
-    return yield* runRemoteTask(client, mode, input, context);
+    return yield* runRemoteTask(remote, mode, input, context);
   } catch (error) {
     throw withoutAddress(error, context.agent.name);
   }
 }
 
 async function* runRemoteTask(
-  client: A2AHttpClient,
+  remote: Remote,
   mode: WaitMode,
   input: string,
   context: AgentRunContext,
 ): AsyncGenerator<AgentProgressEvent, string> {
   const { signal } = context;
+  const { client } = remote;
   const created = await createRemoteTask(client, mode, input, context);
   let finished = isTerminalStatus(created.status);
   try {
@@ -171,7 +187,7 @@ async function* runRemoteTask(
     let task: Task | undefined = created;
     let streamed = '';
     if (mode === 'events' && !finished) {
-      ({ last: task, streamed } = yield* followEvents(client, created.id, signal));
+      ({ last: task, streamed } = yield* followEvents(remote, created.id, signal));
     }
     if (task === undefined || !isTerminalStatus(task.status)) {
       task = await client.waitForTask(created.id, { signal });
@@ -206,13 +222,14 @@ export async function createRemoteAgent(
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   });
   const card = await client.getCard(signal === undefined ? {} : { signal });
+  const remote: Remote = { client, idleTimeoutMs: options.idleTimeoutMs };
   const name = options.name ?? agentNameFromCard(card.name);
   const description = options.description ?? card.description;
   const define = (mode: WaitMode) =>
     defineAgent({
       name,
       ...(description === undefined ? {} : { description }),
-      run: (input, context) => runRemote(client, mode, input, context),
+      run: (input, context) => runRemote(remote, mode, input, context),
     });
   const streaming = card.capabilities?.streaming === true;
   const viaLongPoll = define('long-poll');

@@ -19,10 +19,13 @@ const firstEvent = `event: task\nid: 1\ndata: ${JSON.stringify({ task: { ...work
 
 /** Requests the fake server saw, as `METHOD /path?query` without the variant prefix. */
 const requests: string[] = [];
+/** The `/stalled` event streams, still open. */
+const stalledStreams: http.ServerResponse[] = [];
 
 // A fake remote whose events route misbehaves; the first path segment picks how:
 // `/broken` sends one complete event, half of the next, then destroys the socket;
-// `/html` answers a web page; `/down` breaks its events stream and fails its long-poll too.
+// `/html` answers a web page; `/down` breaks its events stream and fails its long-poll too;
+// `/stalled` sends one event and then nothing, not even a heartbeat, keeping the connection open.
 const server = http.createServer((request, response) => {
   const url = new URL(request.url ?? '/', 'http://fake');
   const [, variant = '', ...rest] = url.pathname.split('/');
@@ -47,6 +50,10 @@ const server = http.createServer((request, response) => {
   } else if (path === '/tasks/t1/events' && variant === 'html') {
     response.writeHead(200, { 'content-type': 'text/html' });
     response.end('<h1>Please log in</h1>');
+  } else if (path === '/tasks/t1/events' && variant === 'stalled') {
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    response.write(firstEvent);
+    stalledStreams.push(response);
   } else if (path === '/tasks/t1/events') {
     response.writeHead(200, { 'content-type': 'text/event-stream' });
     response.write(firstEvent);
@@ -108,6 +115,25 @@ describe.each(transports)('a remote agent whose events route fails (%s)', (_, op
     ]);
     await settled();
     expect(requests).toEqual(['POST /tasks', 'GET /tasks/t1/events', 'GET /tasks/t1?wait=30']);
+  });
+
+  it('falls back to long-polling when the events stream goes silent for idleTimeoutMs', async () => {
+    const remote = await createRemoteAgent(`${baseUrl}/stalled`, {
+      ...options,
+      idleTimeoutMs: 150,
+    });
+    requests.length = 0;
+    const started = performance.now();
+    expect(await collect(remote.stream('2 ticks'))).toEqual([
+      { type: 'text-delta', delta: 'tick 1' },
+      { type: 'text-delta', delta: '\ntick 2' },
+      { type: 'done', output: 'tick 1\ntick 2' },
+    ]);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+    await settled();
+    expect(requests).toEqual(['POST /tasks', 'GET /tasks/t1/events', 'GET /tasks/t1?wait=30']);
+    // The agent let go of the silent stream.
+    await expect.poll(() => stalledStreams.every((stream) => stream.destroyed)).toBe(true);
   });
 
   it('fails the run, and cancels the remote task, when the long-poll fails as well', async () => {
