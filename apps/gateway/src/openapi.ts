@@ -15,6 +15,8 @@ export interface RouteDoc {
   mediaType?: string;
   /** The status of a successful answer (default 200). */
   status?: number;
+  /** The JSON Schema of a successful JSON answer, when documented. */
+  responseSchema?: Record<string, unknown>;
   /** The zod schema of the query parameters it reads, when it reads any. */
   query?: z.ZodObject;
   /** The JSON Schema of its error bodies, when not AgentPort's `{ error: { code, message } }`. */
@@ -86,7 +88,7 @@ export function listRoutes(app: Hono): Array<{ method: string; path: string }> {
 
 /**
  * Generates an OpenAPI 3.1 document of the given routes (those of the app, see {@link listRoutes}), with request bodies converted from
- * the same zod schemas that validate them.
+ * the same zod schemas that validate them and the success answers their routes document.
  */
 export function createOpenApiDocument(
   routes: ReadonlyArray<{ method: string; path: string }>,
@@ -115,7 +117,9 @@ export function createOpenApiDocument(
     const jsonTypes = doc.jsonMediaTypes ?? ['application/json'];
     const content: Record<string, unknown> = {};
     if (doc.mediaType !== undefined) content[doc.mediaType] = { schema: { type: 'string' } };
-    else if (doc.sse !== 'only') for (const type of jsonTypes) content[type] = { schema: {} };
+    else if (doc.sse !== 'only') {
+      for (const type of jsonTypes) content[type] = { schema: doc.responseSchema ?? {} };
+    }
     if (doc.sse) content['text/event-stream'] = { schema: { type: 'string' } };
     const failure = { schema: doc.errorSchema ?? errorSchema };
     const operation: Record<string, unknown> = {

@@ -5,6 +5,18 @@ import {
 } from '@agentport/a2a-http';
 import { runRequestSchema } from '@agentport/compat';
 import { invokeRequestSchema } from '@agentport/rest-sse';
+import {
+  AGENT_CARD,
+  AGENT_DEF,
+  AGENT_LIST,
+  AGENT_SUMMARY,
+  INVOKE_ANSWER,
+  RUN_RESPONSE,
+  SDK_LIST_TASKS_QUERY,
+  SDK_LIST_TASKS_QUERY_WITH_TENANT,
+  TASK_ANSWER,
+  TASK_PAGE,
+} from './answer-schemas.ts';
 import type { RouteDoc } from './openapi.ts';
 
 interface Rule {
@@ -88,7 +100,7 @@ const RULES: Rule[] = [
   {
     method: 'GET',
     path: new RegExp(`^${PREFIX}/\\.well-known/agent\\.json$`),
-    doc: { summary: 'Agent Card', tag: A2A },
+    doc: { summary: 'Agent Card', tag: A2A, responseSchema: AGENT_CARD },
   },
   {
     method: 'POST',
@@ -99,12 +111,18 @@ const RULES: Rule[] = [
       body: createTaskRequestSchema,
       status: 201,
       query: waitQuerySchema,
+      responseSchema: TASK_ANSWER,
     },
   },
   {
     method: 'GET',
     path: new RegExp(`^${PREFIX}/tasks$`),
-    doc: { summary: 'List tasks (limit, cursor, status)', tag: A2A, query: listTasksQuerySchema },
+    doc: {
+      summary: 'List tasks (limit, cursor, status)',
+      tag: A2A,
+      query: listTasksQuerySchema,
+      responseSchema: TASK_PAGE,
+    },
   },
   {
     method: 'GET',
@@ -113,6 +131,7 @@ const RULES: Rule[] = [
       summary: 'Get a task; ?wait=SECONDS long-polls until it is terminal',
       tag: A2A,
       query: waitQuerySchema,
+      responseSchema: TASK_ANSWER,
     },
   },
   {
@@ -123,17 +142,17 @@ const RULES: Rule[] = [
   {
     method: 'POST',
     path: new RegExp(`^${PREFIX}/tasks/\\{id\\}/cancel$`),
-    doc: { summary: 'Cancel a task (409 when finished)', tag: A2A },
+    doc: { summary: 'Cancel a task (409 when finished)', tag: A2A, responseSchema: TASK_ANSWER },
   },
   {
     method: 'GET',
     path: /^\/agents$/,
-    doc: { summary: 'List the REST/SSE agents', tag: 'REST/SSE' },
+    doc: { summary: 'List the REST/SSE agents', tag: 'REST/SSE', responseSchema: AGENT_LIST },
   },
   {
     method: 'GET',
     path: /^\/agents\/[^/]+$/,
-    doc: { summary: 'Describe one agent', tag: 'REST/SSE' },
+    doc: { summary: 'Describe one agent', tag: 'REST/SSE', responseSchema: AGENT_SUMMARY },
   },
   {
     method: 'POST',
@@ -142,6 +161,7 @@ const RULES: Rule[] = [
       summary: 'Run the agent and answer its result',
       tag: 'REST/SSE',
       body: invokeRequestSchema,
+      responseSchema: INVOKE_ANSWER,
     },
   },
   {
@@ -167,12 +187,16 @@ const RULES: Rule[] = [
   {
     method: 'GET',
     path: /^\/compat\/agents$/,
-    doc: { summary: 'List the AgentDefs', tag: 'OpenAI Agents compat' },
+    doc: {
+      summary: 'List the AgentDefs',
+      tag: 'OpenAI Agents compat',
+      responseSchema: { type: 'array', items: AGENT_DEF },
+    },
   },
   {
     method: 'GET',
     path: /^\/compat\/agents\/\{name\}$/,
-    doc: { summary: 'One AgentDef', tag: 'OpenAI Agents compat' },
+    doc: { summary: 'One AgentDef', tag: 'OpenAI Agents compat', responseSchema: AGENT_DEF },
   },
   {
     method: 'POST',
@@ -182,6 +206,7 @@ const RULES: Rule[] = [
       tag: 'OpenAI Agents compat',
       body: runRequestSchema,
       sse: true,
+      responseSchema: RUN_RESPONSE,
     },
   },
 ];
@@ -198,6 +223,7 @@ export function describeRoute(method: string, path: string): RouteDoc {
   }
   if (path.startsWith('/a2a/')) {
     const legacy = path.includes('/rest/v1/');
+    const listsTasks = method === 'GET' && /\/rest\/(?:\{tenant\}\/)?tasks$/.test(path);
     return {
       summary: 'A2A HTTP+JSON binding',
       tag: SDK,
@@ -205,6 +231,13 @@ export function describeRoute(method: string, path: string): RouteDoc {
       ...(legacy && path.endsWith('/message:send') ? { status: 201 } : {}),
       sse: path.endsWith(':stream') || path.endsWith(':subscribe') ? 'only' : false,
       errorSchema: legacy ? LEGACY_REST_ERROR : GOOGLE_RPC_ERROR,
+      ...(listsTasks
+        ? {
+            query: path.includes('{tenant}')
+              ? SDK_LIST_TASKS_QUERY
+              : SDK_LIST_TASKS_QUERY_WITH_TENANT,
+          }
+        : {}),
       // The v1.0 binding answers its own media type (the SDK's); v0.3 and refusals made before
       // the binding (404, 413) answer plain JSON.
       jsonMediaTypes: legacy ? ['application/json'] : [A2A_JSON, 'application/json'],

@@ -1,0 +1,172 @@
+// The JSON Schemas of the gateway's success answers, and the query of the SDK binding's
+// ListTasks, for the OpenAPI document (see route-docs.ts).
+import { agentCardSchema, taskSchema } from '@agentport/a2a-http';
+import * as z from 'zod';
+
+/**
+ * The JSON Schema of an answer, from the zod schema a client reads it with. Defaults are left out:
+ * they stand in for fields other servers may omit, and the gateway always sends them.
+ */
+function answerSchema(schema: z.ZodType): Record<string, unknown> {
+  return z.toJSONSchema(schema, {
+    io: 'output',
+    override: ({ jsonSchema }) => {
+      delete jsonSchema.default;
+    },
+  }) as Record<string, unknown>;
+}
+
+/** The hand-rolled A2A task answer (create, get, cancel): `{ task: Task }`. */
+export const TASK_ANSWER = answerSchema(z.object({ task: taskSchema }));
+
+/** The hand-rolled A2A task page of `GET /tasks`: the tasks and the cursor of the next page. */
+export const TASK_PAGE = answerSchema(
+  z.object({ tasks: z.array(taskSchema), nextCursor: z.string().optional() }),
+);
+
+/** The hand-rolled A2A Agent Card. */
+export const AGENT_CARD = answerSchema(agentCardSchema);
+
+/** The REST/SSE invoke answer: the agent's final output. */
+export const INVOKE_ANSWER = {
+  type: 'object',
+  required: ['result'],
+  properties: { result: { type: 'string' } },
+  additionalProperties: false,
+};
+
+/** How the REST/SSE routes show an agent: its name, description and tools. */
+export const AGENT_SUMMARY = {
+  type: 'object',
+  required: ['name', 'tools'],
+  properties: {
+    name: { type: 'string' },
+    description: { type: 'string' },
+    tools: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'parameters'],
+        properties: {
+          name: { type: 'string' },
+          description: { type: 'string' },
+          parameters: { type: 'object' },
+        },
+        additionalProperties: false,
+      },
+    },
+  },
+  additionalProperties: false,
+};
+
+/** The REST/SSE agent list: `{ agents: [...] }`. */
+export const AGENT_LIST = {
+  type: 'object',
+  required: ['agents'],
+  properties: { agents: { type: 'array', items: AGENT_SUMMARY } },
+  additionalProperties: false,
+};
+
+/** A compat ToolDef: `{ type: 'function', function: { name, description?, parameters } }`. */
+const TOOL_DEF = {
+  type: 'object',
+  required: ['type', 'function'],
+  properties: {
+    type: { const: 'function' },
+    function: {
+      type: 'object',
+      required: ['name'],
+      properties: {
+        name: { type: 'string' },
+        description: { type: 'string' },
+        parameters: { type: 'object' },
+      },
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+};
+
+/** A compat AgentDef; `tools` and `handoffs` are left out when empty. */
+export const AGENT_DEF = {
+  type: 'object',
+  required: ['name'],
+  properties: {
+    name: { type: 'string' },
+    instructions: { type: 'string' },
+    model: { type: 'string' },
+    tools: { type: 'array', items: TOOL_DEF },
+    handoffs: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'tool_name'],
+        properties: {
+          name: { type: 'string' },
+          description: { type: 'string' },
+          tool_name: { type: 'string' },
+        },
+        additionalProperties: false,
+      },
+    },
+  },
+  additionalProperties: false,
+};
+
+/** A compat RunResponse; `tool_calls` is left out when the run made none. */
+export const RUN_RESPONSE = {
+  type: 'object',
+  required: ['output', 'agent'],
+  properties: {
+    output: { type: 'string' },
+    agent: { type: 'string' },
+    tool_calls: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'input', 'output'],
+        properties: {
+          name: { type: 'string' },
+          input: { type: 'string' },
+          output: { type: 'string' },
+        },
+        additionalProperties: false,
+      },
+    },
+  },
+  additionalProperties: false,
+};
+
+/** The TaskState names the SDK binding's ListTasks filter takes (their numbers work too). */
+const TASK_STATES = [
+  'TASK_STATE_SUBMITTED',
+  'TASK_STATE_WORKING',
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_FAILED',
+  'TASK_STATE_CANCELED',
+  'TASK_STATE_INPUT_REQUIRED',
+  'TASK_STATE_REJECTED',
+  'TASK_STATE_AUTH_REQUIRED',
+] as const;
+
+/**
+ * The query of the SDK binding's `GET .../rest/{tenant}/tasks` (ListTasks), as its routes read
+ * it (`parseListTasksQuery` in `@agentport/a2a-sdk`); it documents, it parses nothing.
+ */
+export const SDK_LIST_TASKS_QUERY = z.object({
+  contextId: z.string().optional(),
+  status: z.enum(TASK_STATES).describe('A TaskState, by name or by number').optional(),
+  pageSize: z.int().min(1).max(100).optional(),
+  pageToken: z.string().describe('The nextPageToken of the previous page').optional(),
+  historyLength: z.int().min(0).optional(),
+  statusTimestampAfter: z
+    .string()
+    .describe('An ISO 8601 time: only tasks whose status changed after it')
+    .optional(),
+  includeArtifacts: z.boolean().optional(),
+});
+
+/** The same without a tenant in the path: the tenant may come as a query parameter. */
+export const SDK_LIST_TASKS_QUERY_WITH_TENANT = SDK_LIST_TASKS_QUERY.extend({
+  tenant: z.string().optional(),
+});
