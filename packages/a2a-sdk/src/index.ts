@@ -15,7 +15,11 @@ export {
 } from './client/remote-agent.ts';
 export { RemoteAgentCardError } from './errors/remote-agent-card-error.ts';
 export { RemoteAgentError } from './errors/remote-agent-error.ts';
-export { type ClosableAgentExecutor, createAgentExecutor } from './executor/agent-executor.ts';
+export {
+  type AgentExecutorOptions,
+  type ClosableAgentExecutor,
+  createAgentExecutor,
+} from './executor/agent-executor.ts';
 export type { MessageReplyRequest } from './executor/message-reply.ts';
 export { OUTPUT_ARTIFACT_ID } from './executor/parts.ts';
 export { AbortableCallContext } from './handler/abortable-call-context.ts';

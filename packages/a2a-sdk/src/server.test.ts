@@ -1,3 +1,4 @@
+import { InvalidInputError } from '@agentport/core';
 import { createEchoAgent } from '@agentport/core/agents';
 import { describe, expect, it } from 'vitest';
 import { createA2ASdkServer } from './server.ts';
@@ -158,6 +159,17 @@ describe('createA2ASdkServer', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ListTasks', params: {} }),
     });
     expect(await list.json()).toMatchObject({ id: 2, result: { tasks: [] } });
+  });
+
+  it('refuses a maxConcurrency that is not an integer of at least 1 when created', () => {
+    for (const maxConcurrency of [0, -1, 2.5, Number.NaN, '4' as unknown as number]) {
+      const create = () => createA2ASdkServer(createEchoAgent(), config, { maxConcurrency });
+      expect(create).toThrow(InvalidInputError);
+      expect(create).toThrow(/^maxConcurrency must be an integer of at least 1, got /);
+    }
+    expect(() =>
+      createA2ASdkServer(createEchoAgent(), config, { maxConcurrency: 1 }),
+    ).not.toThrow();
   });
 
   it('answers a GET of the JSON-RPC endpoint with 405 and Allow: POST', async () => {

@@ -57,6 +57,12 @@ export interface A2ASdkServerOptions extends AgentCardOptions {
    * requests and follow-ups to a task always go through a task.
    */
   replyWith?: 'task' | 'message';
+  /**
+   * How many runs of the agent go at once (default 16; an integer of at least 1, else creating
+   * the server throws). The others wait their turn, first come first served: a task in
+   * `submitted` (CancelTask ends it without running the agent), a message answer simply later.
+   */
+  maxConcurrency?: number;
 }
 
 /** What {@link createA2ASdkServer} returns. */
@@ -92,7 +98,7 @@ export function createA2ASdkServer(
 ): A2ASdkServer {
   const legacyCompat = options.legacyCompat !== false;
   const card = createAgentCard(agent, config, options);
-  const executor = createAgentExecutor(agent);
+  const executor = createAgentExecutor(agent, { maxConcurrency: options.maxConcurrency });
   const requestHandler = new FastPathRequestHandler(
     card,
     options.taskStore ?? createA2ATaskStore(),

@@ -8,6 +8,7 @@ import {
 import { type Agent, defineAgent, InvalidInputError } from '@agentport/core';
 import { createAssistantAgent, createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { describe, expect, it } from 'vitest';
+import { createGatedAgent } from '../test-support/gated-agent.ts';
 import { createAgentExecutor } from './agent-executor.ts';
 import { textOfParts } from './parts.ts';
 
@@ -294,5 +295,123 @@ describe('createAgentExecutor reply', () => {
       signal: AbortSignal.abort(),
     });
     expect((late as Task).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+  });
+});
+
+describe('createAgentExecutor maxConcurrency', () => {
+  const message = (text: string) =>
+    SendMessageRequest.fromJSON({
+      message: { messageId: `m-${text}`, role: 'ROLE_USER', parts: [{ text }] },
+    }).message as Message;
+  /** Lets the runs started so far reach their agent (and their first event leave). */
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('publishes a task that waits for a slot as submitted at once, then working when it starts', async () => {
+    const gated = createGatedAgent();
+    const executor = createAgentExecutor(gated.agent, { maxConcurrency: 1 });
+    const first = recorder();
+    const second = recorder();
+    const running = executor.execute(requestContext('a', 'task-a'), first.bus);
+    const waiting = executor.execute(requestContext('b', 'task-b'), second.bus);
+    expect(summary(second.events)).toEqual(['task TASK_STATE_SUBMITTED']);
+    await nextTurn();
+    expect(gated.started).toEqual(['a']);
+    expect(summary(first.events)).toEqual(['task TASK_STATE_WORKING']);
+
+    gated.release('a');
+    gated.release('b');
+    await Promise.all([running, waiting]);
+    expect(gated.started).toEqual(['a', 'b']);
+    expect(summary(second.events)).toEqual([
+      'task TASK_STATE_SUBMITTED',
+      'TASK_STATE_WORKING',
+      'artifact: done b',
+      'TASK_STATE_COMPLETED',
+    ]);
+  });
+
+  it('cancels a waiting task without running the agent, and keeps the others in order', async () => {
+    const gated = createGatedAgent();
+    const executor = createAgentExecutor(gated.agent, { maxConcurrency: 1 });
+    const buses = [recorder(), recorder(), recorder()];
+    const runs = ['a', 'b', 'c'].map((input, index) =>
+      executor.execute(requestContext(input, `task-${input}`), (buses[index] ?? recorder()).bus),
+    );
+    await executor.cancelTask('task-b', recorder().bus);
+    await runs[1];
+    expect(summary(buses[1]?.events ?? [])).toEqual([
+      'task TASK_STATE_SUBMITTED',
+      'TASK_STATE_CANCELED: The task was canceled',
+    ]);
+    gated.release('a');
+    gated.release('c');
+    await Promise.all(runs);
+    expect(gated.started).toEqual(['a', 'c']);
+    expect(summary(buses[2]?.events ?? []).at(-1)).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('drops a waiting reply whose caller goes away, and answers it canceled at once', async () => {
+    const gated = createGatedAgent();
+    const executor = createAgentExecutor(gated.agent, { maxConcurrency: 1 });
+    const caller = new AbortController();
+    const first = executor.reply({ message: message('a'), contextId: 'x' });
+    const abandoned = executor.reply({
+      message: message('b'),
+      contextId: 'x',
+      signal: caller.signal,
+    });
+    const last = executor.reply({ message: message('c'), contextId: 'x' });
+    caller.abort();
+    expect(((await abandoned) as Task).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    gated.release('a');
+    gated.release('c');
+    expect(textOfParts(((await first) as Message).parts)).toBe('done a');
+    expect(textOfParts(((await last) as Message).parts)).toBe('done c');
+    expect(gated.started).toEqual(['a', 'c']);
+  });
+
+  it('at close(), cancels waiting tasks and replies without running them', async () => {
+    const gated = createGatedAgent();
+    const executor = createAgentExecutor(gated.agent, { maxConcurrency: 1 });
+    const running = recorder();
+    const waiting = recorder();
+    const runs = [
+      executor.execute(requestContext('a', 'task-a'), running.bus),
+      executor.execute(requestContext('b', 'task-b'), waiting.bus),
+    ];
+    const reply = executor.reply({ message: message('c'), contextId: 'x' });
+    await nextTurn();
+    executor.close();
+    await Promise.all(runs);
+    expect(summary(running.events).at(-1)).toBe('TASK_STATE_CANCELED: The task was canceled');
+    expect(summary(waiting.events)).toEqual([
+      'task TASK_STATE_SUBMITTED',
+      'TASK_STATE_CANCELED: The task was canceled',
+    ]);
+    expect(((await reply) as Task).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(gated.started).toEqual(['a']);
+  });
+
+  it('runs 16 at once by default: the 17th waits in submitted', async () => {
+    const gated = createGatedAgent();
+    const executor = createAgentExecutor(gated.agent);
+    const buses = Array.from({ length: 17 }, () => recorder());
+    const runs = buses.map((bus, index) =>
+      executor.execute(requestContext(`${index}`, `task-${index}`), bus.bus),
+    );
+    await nextTurn();
+    expect(gated.started).toHaveLength(16);
+    expect(summary(buses[15]?.events ?? [])).toEqual(['task TASK_STATE_WORKING']);
+    expect(summary(buses[16]?.events ?? [])).toEqual(['task TASK_STATE_SUBMITTED']);
+    executor.close();
+    await Promise.all(runs);
+  });
+
+  it('refuses a maxConcurrency that is not an integer of at least 1', () => {
+    for (const maxConcurrency of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => createAgentExecutor(createEchoAgent(), { maxConcurrency })).toThrow(
+        InvalidInputError,
+      );
+    }
   });
 });

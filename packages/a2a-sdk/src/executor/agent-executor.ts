@@ -8,8 +8,9 @@ import {
 } from '@a2a-js/sdk/server';
 import type { Agent, AgentEvent as CoreAgentEvent } from '@agentport/core';
 import { AgentPortError, CancellationError } from '@agentport/core';
-import { type MessageReplyRequest, replyToMessage } from './message-reply.ts';
+import { canceledTask, type MessageReplyRequest, replyToMessage } from './message-reply.ts';
 import { agentMessage, dataPart, outputArtifact, textOfParts, textPart } from './parts.ts';
+import { DEFAULT_MAX_CONCURRENCY, RunSlots } from './run-slots.ts';
 import { now } from './timestamp.ts';
 
 interface Run {
@@ -45,6 +46,22 @@ class TaskPublisher {
   start(task: Task): void {
     this.#pendingTask = task;
     this.#schedule();
+  }
+
+  /**
+   * Opens a task that waits for a slot: its event leaves at once, in state `submitted` (a task
+   * being resumed keeps its event and says `submitted` apart); {@link resume} when it may run.
+   */
+  wait(task: Task): void {
+    this.#bus.publish(AgentEvent.task(task));
+    if (task.status?.state !== TaskState.TASK_STATE_SUBMITTED) {
+      this.#publishStatus(TaskState.TASK_STATE_SUBMITTED, undefined);
+    }
+  }
+
+  /** The waiting task got its slot: it says `working`, in a status update. */
+  resume(): void {
+    this.#publishStatus(TaskState.TASK_STATE_WORKING, undefined);
   }
 
   /** Queues a text delta; it is published at the end of the tick or before the next other event. */
@@ -190,6 +207,15 @@ async function runTask(
   ]);
 }
 
+/** Options of {@link createAgentExecutor}. */
+export interface AgentExecutorOptions {
+  /**
+   * How many runs of the agent (tasks and message answers) go at once (default 16, an integer of
+   * at least 1); the others wait their turn, first come first served, a task in `submitted`.
+   */
+  maxConcurrency?: number;
+}
+
 /** An executor that can also answer with a message, and cancel everything it runs (at shutdown). */
 export interface ClosableAgentExecutor extends AgentExecutor {
   /**
@@ -206,12 +232,18 @@ export interface ClosableAgentExecutor extends AgentExecutor {
  * Creates the SDK executor that runs a core agent for each A2A task: it publishes the task, moves
  * it to working, appends text deltas to the `output` artifact, shows tool calls, tool results and
  * handoffs as working-status messages, and ends the task completed (final output), failed (agent
- * error) or canceled (CancelTask aborts the agent's signal).
+ * error) or canceled (CancelTask aborts the agent's signal). At most `maxConcurrency` runs go at
+ * once: a task that waits for its turn is published `submitted`, says `working` when it starts,
+ * and CancelTask ends it canceled without running the agent.
  *
  * @example
  * const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), createAgentExecutor(agent));
  */
-export function createAgentExecutor(agent: Agent): ClosableAgentExecutor {
+export function createAgentExecutor(
+  agent: Agent,
+  options: AgentExecutorOptions = {},
+): ClosableAgentExecutor {
+  const slots = new RunSlots(options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY);
   const runs = new Map<string, Run>();
   /** The runs answering with a message (they have no task id). */
   const replies = new Set<AbortController>();
@@ -235,9 +267,16 @@ export function createAgentExecutor(agent: Agent): ClosableAgentExecutor {
       if (caller?.aborted) onAbort();
       else caller?.addEventListener('abort', onAbort, { once: true });
       replies.add(controller);
+      let holding = slots.tryAcquire();
       try {
+        if (!holding) {
+          // A waiting reply leaves the queue when its caller goes away (or at close()).
+          holding = await slots.acquire(controller.signal);
+          if (!holding) return canceledTask(request, '');
+        }
         return await replyToMessage(agent, request, controller.signal);
       } finally {
+        if (holding) slots.release();
         replies.delete(controller);
         caller?.removeEventListener('abort', onAbort);
       }
@@ -262,8 +301,20 @@ export function createAgentExecutor(agent: Agent): ClosableAgentExecutor {
       };
       runs.set(taskId, run);
       const publisher = new TaskPublisher(eventBus, taskId, contextId);
+      const task = requestContext.task ?? newTask(requestContext);
+      let holding = slots.tryAcquire();
       try {
-        publisher.start(requestContext.task ?? newTask(requestContext));
+        if (holding) publisher.start(task);
+        else {
+          publisher.wait(task);
+          // CancelTask (or close()) of a waiting task takes it out of the queue: it never runs.
+          holding = await slots.acquire(run.controller.signal);
+          if (!holding) {
+            publisher.status(TaskState.TASK_STATE_CANCELED, [textPart('The task was canceled')]);
+            return;
+          }
+          publisher.resume();
+        }
         await runTask(agent, requestContext, publisher, run);
       } catch (error) {
         // Never let a raw error reach the SDK: it would put its message on the wire.
@@ -272,6 +323,7 @@ export function createAgentExecutor(agent: Agent): ClosableAgentExecutor {
           : `Agent '${agent.name}' failed`;
         publisher.status(TaskState.TASK_STATE_FAILED, [textPart(message)]);
       } finally {
+        if (holding) slots.release();
         runs.delete(taskId);
         markFinished();
       }

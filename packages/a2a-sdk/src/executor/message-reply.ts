@@ -39,7 +39,8 @@ function endedTask(
   };
 }
 
-function canceledTask(request: MessageReplyRequest, streamed: string): Task {
+/** The task that tells a run answering with a message was canceled, with what it had produced. */
+export function canceledTask(request: MessageReplyRequest, streamed: string): Task {
   return endedTask(
     request,
     TaskState.TASK_STATE_CANCELED,
