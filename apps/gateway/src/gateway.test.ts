@@ -189,6 +189,64 @@ describe('createGateway', () => {
     expect(replied.result.message).toMatchObject({ role: 'ROLE_AGENT', parts: [{ text: 'hi' }] });
   });
 
+  it('bounds the runs of each agent on both A2A surfaces with maxConcurrency', async () => {
+    // Runs hold until released, so the first one keeps the only slot.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow = defineAgent({
+      name: 'slow',
+      async *run(input) {
+        await held;
+        yield { type: 'text-delta', delta: input };
+      },
+    });
+    const target = gateway({ agents: [slow], defaultAgent: 'slow', maxConcurrency: 1 });
+    const sendAtOnce = async (text: string) => {
+      const answer = await target.app.request(`${base}/a2a/slow/jsonrpc`, {
+        method: 'POST',
+        headers: { ...json, 'A2A-Version': '1.0' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: text,
+          method: 'SendMessage',
+          params: {
+            message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] },
+            configuration: { returnImmediately: true },
+          },
+        }),
+      });
+      const { result } = (await answer.json()) as {
+        result: { task: { status: { state: string } } };
+      };
+      return result.task.status.state;
+    };
+    const createTask = async (input: string) => {
+      const answer = await target.app.request(`${base}/agents/slow/tasks`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ input }),
+      });
+      return ((await answer.json()) as { task: { status: string } }).task.status;
+    };
+    try {
+      expect(await sendAtOnce('first')).toBe('TASK_STATE_WORKING');
+      expect(await sendAtOnce('second')).toBe('TASK_STATE_SUBMITTED');
+      // The surfaces count apart: the hand-rolled one has its own slot.
+      await createTask('third');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      const tasks = await target.app.request(`${base}/agents/slow/tasks`);
+      expect(((await tasks.json()) as { tasks: Array<{ status: string }> }).tasks[0]?.status).toBe(
+        'working',
+      );
+      expect(await createTask('fourth')).toBe('submitted');
+    } finally {
+      release();
+      await target.shutdown();
+    }
+  });
+
   it('refuses an unknown default agent', () => {
     expect(() => gateway({ defaultAgent: 'nobody' })).toThrow(/nobody/);
   });

@@ -43,7 +43,10 @@ export interface GatewayOptions {
   apiKeys?: string[];
   cors?: boolean | string[];
   logger?: Logger;
-  /** How many hand-rolled A2A tasks each agent runs at once (default 16); see the README. */
+  /**
+   * How many A2A tasks each agent runs at once on each A2A surface, hand-rolled and SDK (default
+   * 16); see the README.
+   */
   maxConcurrency?: number;
   maxBodyBytes?: number;
   heartbeatMs?: number;
@@ -191,6 +194,9 @@ export function createGateway(options: GatewayOptions): Gateway {
         {
           ...(secured ? { bearerAuth: { description: 'An AgentPort API key' } } : {}),
           ...(options.a2aReplyWith === undefined ? {} : { replyWith: options.a2aReplyWith }),
+          ...(options.maxConcurrency === undefined
+            ? {}
+            : { maxConcurrency: options.maxConcurrency }),
         },
       ),
     );
