@@ -1,5 +1,6 @@
 import {
   CancellationError,
+  InvalidInputError,
   isTerminalStatus,
   type Task,
   type TaskPage,
@@ -48,7 +49,8 @@ export interface WaitForTaskOptions extends A2AHttpRequestOptions {
 export interface WatchTaskOptions extends A2AHttpRequestOptions {
   /**
    * How long the stream may send nothing, not even a heartbeat comment, before the watch fails
-   * with `remote_timeout`, in milliseconds (default 60 s: four of this project's 15 s heartbeats).
+   * with `remote_timeout`, in milliseconds (default 60 s: four of this project's 15 s heartbeats);
+   * `Infinity` for no limit.
    */
   idleTimeoutMs?: number;
 }
@@ -86,6 +88,24 @@ export interface A2AHttpClient {
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** How long an events stream may stay silent: four of the 15 s heartbeats this project's servers send. */
 const DEFAULT_WATCH_IDLE_MS = 60_000;
+/** The longest delay a Node timer takes (about 24.8 days); a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The idle limit of a watch from `idleTimeoutMs`: the default when not given, undefined (no
+ * limit) for `Infinity` or more than a timer can wait, or an InvalidInputError when it is not a
+ * positive number.
+ */
+export function watchIdleMs(idleTimeoutMs: number | undefined): number | undefined {
+  if (idleTimeoutMs === undefined) return DEFAULT_WATCH_IDLE_MS;
+  if (typeof idleTimeoutMs !== 'number' || !(idleTimeoutMs > 0)) {
+    throw new InvalidInputError(
+      'idleTimeoutMs must be a positive number of milliseconds (Infinity for no limit)',
+      { field: 'idleTimeoutMs' },
+    );
+  }
+  return idleTimeoutMs > MAX_TIMER_MS ? undefined : idleTimeoutMs;
+}
 /** One long-poll request waits at most this long; `waitForTask` chains them. */
 const LONG_POLL_SECONDS = 30;
 const FIRST_BACKOFF_MS = 50;
@@ -253,11 +273,6 @@ export function createA2AHttpClient(
       ),
 
     watchTask: (id, callOptions = {}) =>
-      watchTask(
-        transport,
-        id,
-        callOptions.signal,
-        callOptions.idleTimeoutMs ?? DEFAULT_WATCH_IDLE_MS,
-      ),
+      watchTask(transport, id, callOptions.signal, watchIdleMs(callOptions.idleTimeoutMs)),
   };
 }

@@ -101,4 +101,28 @@ describe.each([
       message: `watchTask failed: ${baseUrl}/open/tasks/t1/events sent nothing for 120 ms, not even a heartbeat`,
     });
   });
+
+  it.each([Number.POSITIVE_INFINITY, 2 ** 31])(
+    'never gives up on a silent stream with idleTimeoutMs %s',
+    async (idleTimeoutMs) => {
+      const client = createA2AHttpClient(`${baseUrl}/open`, options);
+      const controller = new AbortController();
+      const seen: string[] = [];
+      setTimeout(() => controller.abort(), 200);
+      const error = await watchSlowly(
+        client.watchTask('t1', { idleTimeoutMs, signal: controller.signal }),
+        seen,
+      );
+      expect(seen).toEqual(['tick 1', 'tick 2', 'tick 3']);
+      // Still waiting when the caller gave up: no timer fired early.
+      expect(error).toBeInstanceOf(CancellationError);
+    },
+  );
+
+  it.each([Number.NaN, 0, -1, '5'])('refuses idleTimeoutMs %s', (idleTimeoutMs) => {
+    const client = createA2AHttpClient(`${baseUrl}/open`, options);
+    expect(() => client.watchTask('t1', { idleTimeoutMs: idleTimeoutMs as number })).toThrow(
+      expect.objectContaining({ code: 'invalid_input', field: 'idleTimeoutMs' }),
+    );
+  });
 });

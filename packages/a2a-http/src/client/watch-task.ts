@@ -34,14 +34,14 @@ export class StalledEventsError extends RemoteTimeoutError {
  * Streams a task's changes from `GET /tasks/{id}/events`: the task now, then after every change,
  * ending after a terminal task (or when the remote ends the stream). The timeout covers the wait
  * for the response headers only; after them, a stream silent for `idleMs` (no event, no
- * heartbeat) fails with a {@link StalledEventsError}. When the stream breaks, the events that
+ * heartbeat) fails with a {@link StalledEventsError} (no limit when undefined). When the stream breaks, the events that
  * arrived before are yielded first, then the error is thrown.
  */
 export async function* watchTask(
   transport: HttpTransport,
   id: string,
   signal: AbortSignal | undefined,
-  idleMs: number,
+  idleMs: number | undefined,
 ): AsyncGenerator<Task> {
   const call: HttpCall = {
     operation: 'watchTask',
@@ -83,7 +83,7 @@ export async function* watchTask(
       } catch (error) {
         if (error instanceof StreamIdleError) {
           exchange.release();
-          throw new StalledEventsError(`${transport.baseUrl}${call.path}`, idleMs);
+          throw new StalledEventsError(`${transport.baseUrl}${call.path}`, error.idleMs);
         }
         if (!(error instanceof ParseError)) throw exchange.fail(error);
         throw new MalformedResponseError(

@@ -13,6 +13,7 @@ import {
   type A2AHttpClient,
   type A2AHttpClientOptions,
   createA2AHttpClient,
+  watchIdleMs,
 } from '../client/create-a2a-http-client.ts';
 import { StalledEventsError } from '../client/watch-task.ts';
 import { MalformedResponseError } from '../errors/malformed-response-error.ts';
@@ -32,7 +33,8 @@ export interface RemoteAgentOptions extends A2AHttpClientOptions {
   signal?: AbortSignal;
   /**
    * How long a remote task's events stream may send nothing, not even a heartbeat, before the
-   * agent stops reading it and long-polls the task instead (default 60 s).
+   * agent stops reading it and long-polls the task instead (default 60 s; `Infinity` for no
+   * limit). Not a positive number: creating the agent throws an InvalidInputError.
    */
   idleTimeoutMs?: number;
 }
@@ -216,6 +218,8 @@ export async function createRemoteAgent(
   options: RemoteAgentOptions = {},
 ): Promise<RemoteAgent> {
   const { signal } = options;
+  // Refused here rather than at the first run.
+  watchIdleMs(options.idleTimeoutMs);
   const client = createA2AHttpClient(baseUrl, {
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     ...(options.headers === undefined ? {} : { headers: options.headers }),

@@ -136,6 +136,14 @@ describe.each(transports)('a remote agent whose events route fails (%s)', (_, op
     await expect.poll(() => stalledStreams.every((stream) => stream.destroyed)).toBe(true);
   });
 
+  it('refuses an idleTimeoutMs that is not a positive number before fetching the card', async () => {
+    requests.length = 0;
+    await expect(
+      createRemoteAgent(`${baseUrl}/stalled`, { ...options, idleTimeoutMs: Number.NaN }),
+    ).rejects.toMatchObject({ code: 'invalid_input', field: 'idleTimeoutMs' });
+    expect(requests).toEqual([]);
+  });
+
   it('fails the run, and cancels the remote task, when the long-poll fails as well', async () => {
     const remote = await createRemoteAgent(`${baseUrl}/down`, options);
     requests.length = 0;
