@@ -263,6 +263,49 @@ describe('handleNode: POST /tasks answered on Node without Hono', () => {
     expect(taken).toEqual([false]);
   });
 
+  it.each([
+    ['on Node', true],
+    ['through Hono', false],
+  ])(
+    'answers 503 and makes no task when the server stops taking tasks while the body comes in, %s',
+    async (_name, viaNode) => {
+      const server = createA2AHttpServer({ agent: createEchoAgent() });
+      let arrived!: () => void;
+      const taken = new Promise<void>((resolve) => {
+        arrived = resolve;
+      });
+      const url = await listenWith(server, (request, response) => {
+        arrived();
+        return viaNode && server.handleNode(request, response);
+      });
+      const body = '{"input":"late"}';
+      const request = httpRequest(`${url}/tasks?wait=5`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': body.length },
+      });
+      const answered = new Promise<{ status: number; text: string }>((resolve, reject) => {
+        request.on('response', (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => {
+            text += chunk;
+          });
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+        });
+        request.on('error', reject);
+      });
+      request.flushHeaders();
+      // The headers are in and the create is taken; the body comes once the server has closed.
+      await taken;
+      await server.close();
+      request.end(body);
+      const answer = await answered;
+      expect(answer.status).toBe(503);
+      expect(JSON.parse(answer.text)).toMatchObject({ error: { code: 'shutting_down' } });
+      expect((await server.runner.list()).tasks).toEqual([]);
+    },
+  );
+
   it('is what its own listen serves creates with', async () => {
     const server: A2AHttpServer = createA2AHttpServer({ agent: createEchoAgent() });
     const honoFetch = server.app.fetch;

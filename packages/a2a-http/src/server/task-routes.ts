@@ -87,6 +87,9 @@ export function createTask(
   wait: number | undefined,
   caller: AbortSignal,
 ): Promise<Task> {
+  // The server may have stopped taking tasks while the body came in: a task made now would never
+  // run (its runner is closed or closing).
+  if (options.refusing.aborted) return Promise.reject(new ShuttingDownError());
   const { runner } = options;
   const metadata = request.metadata === undefined ? {} : { metadata: request.metadata };
   if (wait === undefined || wait === 0) return runner.submit(request.input, metadata);

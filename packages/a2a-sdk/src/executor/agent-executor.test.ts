@@ -221,6 +221,30 @@ describe('createAgentExecutor', () => {
     expect(summary(first.events).at(-1)).toBe('TASK_STATE_CANCELED: The task was canceled');
     expect(summary(second.events).at(-1)).toBe('TASK_STATE_CANCELED: The task was canceled');
   });
+
+  it('ends runs asked for after close canceled, without running the agent', async () => {
+    let runs = 0;
+    const agent = defineAgent({
+      name: 'counted',
+      async *run(input) {
+        runs += 1;
+        yield { type: 'text-delta', delta: input };
+      },
+    });
+    const executor = createAgentExecutor(agent);
+    executor.close();
+    const late = recorder();
+    await executor.execute(requestContext('late', 'task-9'), late.bus);
+    expect(summary(late.events).at(-1)).toBe('TASK_STATE_CANCELED: The task was canceled');
+    const reply = await executor.reply({
+      message: SendMessageRequest.fromJSON({
+        message: { messageId: 'm-2', role: 'ROLE_USER', parts: [{ text: 'late' }] },
+      }).message as Message,
+      contextId: 'ctx-2',
+    });
+    expect((reply as Task).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(runs).toBe(0);
+  });
 });
 
 describe('createAgentExecutor reply', () => {

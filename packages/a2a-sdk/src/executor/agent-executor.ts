@@ -224,7 +224,11 @@ export interface ClosableAgentExecutor extends AgentExecutor {
    * The agent is aborted when `request.signal` is.
    */
   reply(request: MessageReplyRequest): Promise<Message | Task>;
-  /** Cancels every running task and reply: each ends canceled and its agent's signal is aborted. */
+  /**
+   * Cancels every running task and reply: each ends canceled and its agent's signal is aborted.
+   * Runs asked for afterwards (a request whose body was still coming in) end canceled at once,
+   * without running the agent.
+   */
   close(): void;
 }
 
@@ -247,6 +251,7 @@ export function createAgentExecutor(
   const runs = new Map<string, Run>();
   /** The runs answering with a message (they have no task id). */
   const replies = new Set<AbortController>();
+  let closed = false;
 
   function cancel(run: Run): void {
     run.canceled = true;
@@ -255,6 +260,7 @@ export function createAgentExecutor(
 
   return {
     close() {
+      closed = true;
       for (const run of runs.values()) cancel(run);
       for (const controller of replies)
         controller.abort(new CancellationError('The run was canceled'));
@@ -266,6 +272,7 @@ export function createAgentExecutor(
       const onAbort = () => controller.abort(new CancellationError('The caller went away'));
       if (caller?.aborted) onAbort();
       else caller?.addEventListener('abort', onAbort, { once: true });
+      if (closed) controller.abort(new CancellationError('The run was canceled'));
       replies.add(controller);
       let holding = slots.tryAcquire();
       try {
@@ -299,6 +306,8 @@ export function createAgentExecutor(
         }),
         canceled: false,
       };
+      // Closed: it ends canceled at once (the agent's run is never started on an aborted signal).
+      if (closed) cancel(run);
       runs.set(taskId, run);
       const publisher = new TaskPublisher(eventBus, taskId, contextId);
       const task = requestContext.task ?? newTask(requestContext);
