@@ -39,9 +39,10 @@ export interface GatewayConfig {
   /** How long in-flight work may take to finish on shutdown, in ms (default 10,000). */
   shutdownTimeoutMs?: number;
   /**
-   * How many hand-rolled A2A tasks (`/agents/{name}/tasks`) each agent runs at once; the rest wait
-   * in `submitted` (default 16). The SDK surface, invokes and streams are not queued: each runs
-   * as its request arrives.
+   * How many runs each agent makes at once on each A2A surface, the hand-rolled tasks
+   * (`/agents/{name}/tasks`) and the official SDK's (`/a2a/{name}`); the rest wait their turn, a
+   * task in `submitted` (default 16). REST invokes and streams and compat runs are not queued:
+   * each runs as its request arrives.
    */
   maxConcurrency?: number;
   /** Request body limit in bytes (default 1 MiB). */
