@@ -28,114 +28,69 @@ export const TASK_PAGE = answerSchema(
 export const AGENT_CARD = answerSchema(agentCardSchema);
 
 /** The REST/SSE invoke answer: the agent's final output. */
-export const INVOKE_ANSWER = {
-  type: 'object',
-  required: ['result'],
-  properties: { result: { type: 'string' } },
-  additionalProperties: false,
-};
+export const INVOKE_ANSWER = answerSchema(z.strictObject({ result: z.string() }));
+
+/** A JSON Schema object, as the tools' parameters are given. */
+const jsonSchemaObject = z.record(z.string(), z.unknown());
 
 /** How the REST/SSE routes show an agent: its name, description and tools. */
-export const AGENT_SUMMARY = {
-  type: 'object',
-  required: ['name', 'tools'],
-  properties: {
-    name: { type: 'string' },
-    description: { type: 'string' },
-    tools: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['name', 'parameters'],
-        properties: {
-          name: { type: 'string' },
-          description: { type: 'string' },
-          parameters: { type: 'object' },
-        },
-        additionalProperties: false,
-      },
-    },
-  },
-  additionalProperties: false,
-};
+const agentSummary = z.strictObject({
+  name: z.string(),
+  description: z.string().optional(),
+  tools: z.array(
+    z.strictObject({
+      name: z.string(),
+      description: z.string().optional(),
+      parameters: jsonSchemaObject,
+    }),
+  ),
+});
+export const AGENT_SUMMARY = answerSchema(agentSummary);
 
 /** The REST/SSE agent list: `{ agents: [...] }`. */
-export const AGENT_LIST = {
-  type: 'object',
-  required: ['agents'],
-  properties: { agents: { type: 'array', items: AGENT_SUMMARY } },
-  additionalProperties: false,
-};
+export const AGENT_LIST = answerSchema(z.strictObject({ agents: z.array(agentSummary) }));
 
 /** A compat ToolDef: `{ type: 'function', function: { name, description?, parameters } }`. */
-const TOOL_DEF = {
-  type: 'object',
-  required: ['type', 'function'],
-  properties: {
-    type: { const: 'function' },
-    function: {
-      type: 'object',
-      required: ['name'],
-      properties: {
-        name: { type: 'string' },
-        description: { type: 'string' },
-        parameters: { type: 'object' },
-      },
-      additionalProperties: false,
-    },
-  },
-  additionalProperties: false,
-};
+const toolDef = z.strictObject({
+  type: z.literal('function'),
+  function: z.strictObject({
+    name: z.string(),
+    description: z.string().optional(),
+    parameters: jsonSchemaObject.optional(),
+  }),
+});
 
 /** A compat AgentDef; `tools` and `handoffs` are left out when empty. */
-export const AGENT_DEF = {
-  type: 'object',
-  required: ['name'],
-  properties: {
-    name: { type: 'string' },
-    instructions: { type: 'string' },
-    model: { type: 'string' },
-    tools: { type: 'array', items: TOOL_DEF },
-    handoffs: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['name', 'tool_name'],
-        properties: {
-          name: { type: 'string' },
-          description: { type: 'string' },
-          tool_name: { type: 'string' },
-        },
-        additionalProperties: false,
-      },
-    },
-  },
-  additionalProperties: false,
-};
+const agentDef = z.strictObject({
+  name: z.string(),
+  instructions: z.string().optional(),
+  model: z.string().optional(),
+  tools: z.array(toolDef).optional(),
+  handoffs: z
+    .array(
+      z.strictObject({
+        name: z.string(),
+        description: z.string().optional(),
+        tool_name: z.string(),
+      }),
+    )
+    .optional(),
+});
+export const AGENT_DEF = answerSchema(agentDef);
+
+/** The compat agent list: a bare array of AgentDefs. */
+export const AGENT_DEF_LIST = answerSchema(z.array(agentDef));
 
 /** A compat RunResponse; `tool_calls` is left out when the run made none. */
-export const RUN_RESPONSE = {
-  type: 'object',
-  required: ['output', 'agent'],
-  properties: {
-    output: { type: 'string' },
-    agent: { type: 'string' },
-    tool_calls: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['name', 'input', 'output'],
-        properties: {
-          name: { type: 'string' },
-          input: { type: 'string' },
-          output: { type: 'string' },
-        },
-        additionalProperties: false,
-      },
-    },
-  },
-  additionalProperties: false,
-};
+export const RUN_RESPONSE = answerSchema(
+  z.strictObject({
+    output: z.string(),
+    agent: z.string(),
+    tool_calls: z
+      .array(z.strictObject({ name: z.string(), input: z.string(), output: z.string() }))
+      .optional(),
+  }),
+);
 
 /** The TaskState names the SDK binding's ListTasks filter takes (their numbers work too). */
 const TASK_STATES = [

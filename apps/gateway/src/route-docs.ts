@@ -8,6 +8,7 @@ import { invokeRequestSchema } from '@agentport/rest-sse';
 import {
   AGENT_CARD,
   AGENT_DEF,
+  AGENT_DEF_LIST,
   AGENT_LIST,
   AGENT_SUMMARY,
   INVOKE_ANSWER,
@@ -190,7 +191,7 @@ const RULES: Rule[] = [
     doc: {
       summary: 'List the AgentDefs',
       tag: 'OpenAI Agents compat',
-      responseSchema: { type: 'array', items: AGENT_DEF },
+      responseSchema: AGENT_DEF_LIST,
     },
   },
   {
