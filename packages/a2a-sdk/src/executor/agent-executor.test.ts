@@ -191,6 +191,28 @@ describe('createAgentExecutor', () => {
     ]);
   });
 
+  it('publishes no text after a cancel, only the canceled status (CancelTask stores each chunk again)', async () => {
+    const executor = createAgentExecutor(
+      defineAgent({
+        name: 'ticking',
+        async *run() {
+          yield { type: 'text-delta', delta: 'one' };
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          yield { type: 'text-delta', delta: ' two' };
+          // Asked for the next event while ' two' waits for the end of the tick: cancel now.
+          void executor.cancelTask('task-1', bus);
+          await new Promise((resolve) => setTimeout(resolve, 10_000));
+        },
+      }),
+    );
+    const { bus, events } = recorder();
+    await executor.execute(requestContext('x'), bus);
+    expect(summary(events)).toEqual([
+      'task TASK_STATE_WORKING: one',
+      'TASK_STATE_CANCELED: The task was canceled',
+    ]);
+  });
+
   it('ends a task canceled when asked to cancel one that does not run here', async () => {
     const { bus, events } = recorder();
     await createAgentExecutor(createEchoAgent()).cancelTask('elsewhere', bus);

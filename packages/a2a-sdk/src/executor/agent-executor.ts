@@ -113,6 +113,17 @@ class TaskPublisher {
     this.#publishStatus(state, parts);
   }
 
+  /**
+   * Ends a canceled task: the text not yet published is dropped, and only the final status goes
+   * out. The SDK's CancelTask reads the task's bus with a result manager of its own, made before
+   * the cancel reaches the executor, and every result manager applies an appended chunk to the
+   * stored task: a chunk published after the cancel would be stored twice.
+   */
+  canceled(parts: Part[]): void {
+    this.#pendingText = '';
+    this.status(TaskState.TASK_STATE_CANCELED, parts);
+  }
+
   #publishStatus(state: TaskState, parts: Part[] | undefined): void {
     const message: Message | undefined =
       parts === undefined ? undefined : agentMessage(this.#taskId, this.#contextId, parts);
@@ -193,7 +204,7 @@ async function runTask(
       return;
     } else if (event.type === 'error') {
       if (run.canceled) {
-        publisher.status(TaskState.TASK_STATE_CANCELED, [textPart('The task was canceled')]);
+        publisher.canceled([textPart('The task was canceled')]);
       } else {
         publisher.status(TaskState.TASK_STATE_FAILED, [textPart(event.message), dataPart(event)]);
       }
