@@ -1,5 +1,7 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { defineAgent } from '@agentport/core';
+import { type Agent, defineAgent } from '@agentport/core';
 import { createEchoAgent } from '@agentport/core/agents';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, validateConfig } from './config.ts';
@@ -18,6 +20,14 @@ describe('validateConfig', () => {
     [{ agents: [{ name: 'fake' }] }, /^Invalid config: agents\.0: must be an agent/],
     [{ remotes: [{ url: 'not a url' }] }, /^Invalid config: remotes\.0\.url: /],
     [{ remotes: [{ url: 'http://x.test', kind: 'grpc' }] }, /^Invalid config: remotes\.0\.kind: /],
+    [
+      { remotes: [{ url: 'http://x.test', idleTimeoutMs: 0 }] },
+      /^Invalid config: remotes\.0\.idleTimeoutMs: /,
+    ],
+    [
+      { remotes: [{ url: 'http://x.test', kind: 'a2a-sdk', idleTimeoutMs: 5000 }] },
+      /^Invalid config: remotes\.0\.idleTimeoutMs: applies to a2a-http remotes only/,
+    ],
     [
       { apiKeys: ['short'] },
       /^Invalid config: apiKeys\.0: API keys must be at least 16 characters/,
@@ -91,6 +101,57 @@ describe('resolveAgents', () => {
     await expect(resolveAgents({ builtins: false, agents: [badName] })).rejects.toThrow(
       /^agents: .*my agent\/x/,
     );
+  });
+
+  it('gives an a2a-http remote its idleTimeoutMs: a silent events stream is left for long-polling', async () => {
+    // A remote whose events stream sends the running task, then nothing, not even a heartbeat.
+    const task = {
+      id: 't1',
+      agentName: 'quiet',
+      status: 'working',
+      input: 'x',
+      output: 'so far',
+      metadata: {},
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    };
+    const silent: ServerResponse[] = [];
+    const remote = createServer((request, response) => {
+      request.resume();
+      const json = (status: number, body: unknown) => {
+        response.writeHead(status, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(body));
+      };
+      const path = new URL(request.url ?? '/', 'http://remote').pathname;
+      if (path === '/.well-known/agent.json') {
+        json(200, { name: 'quiet', endpoint: 'http://remote', capabilities: { streaming: true } });
+      } else if (path === '/tasks' && request.method === 'POST') {
+        json(201, { task });
+      } else if (path === '/tasks/t1/events') {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.write(`event: task\ndata: ${JSON.stringify({ task })}\n\n`);
+        silent.push(response);
+      } else if (path === '/tasks/t1') {
+        json(200, { task: { ...task, status: 'completed', output: 'so far, done' } });
+      } else {
+        json(404, { error: { code: 'not_found', message: 'no' } });
+      }
+    });
+    await new Promise<void>((resolve) => remote.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(remote.address() as AddressInfo).port}`;
+      const { agents } = await resolveAgents({
+        builtins: false,
+        remotes: [{ url, kind: 'a2a-http', idleTimeoutMs: 100 }],
+      });
+      const events = [];
+      for await (const event of (agents[0] as Agent).stream('x')) events.push(event);
+      expect(events.at(-1)).toEqual({ type: 'done', output: 'so far, done' });
+      expect(silent.every((response) => response.destroyed)).toBe(true);
+    } finally {
+      remote.closeAllConnections();
+      await new Promise((resolve) => remote.close(resolve));
+    }
   });
 
   it('names the remote it cannot reach', async () => {

@@ -14,6 +14,11 @@ export interface RemoteAgentConfig {
   name?: string | undefined;
   /** An API key sent as `Authorization: Bearer` to the remote. */
   apiKey?: string | undefined;
+  /**
+   * `a2a-http` remotes only: how long a remote task's events stream may send nothing, not even a
+   * heartbeat, before the agent long-polls the task instead, in ms (default 60,000).
+   */
+  idleTimeoutMs?: number | undefined;
 }
 
 /** Everything the gateway can be configured with; every field is optional. */
@@ -84,12 +89,18 @@ const configSchema = z.strictObject({
   defaultAgent: z.string().min(1).optional(),
   remotes: z
     .array(
-      z.strictObject({
-        url: z.url({ protocol: /^https?$/ }),
-        kind: z.enum(['a2a-http', 'a2a-sdk']).default('a2a-http'),
-        name: z.string().optional(),
-        apiKey: z.string().min(1).optional(),
-      }),
+      z
+        .strictObject({
+          url: z.url({ protocol: /^https?$/ }),
+          kind: z.enum(['a2a-http', 'a2a-sdk']).default('a2a-http'),
+          name: z.string().optional(),
+          apiKey: z.string().min(1).optional(),
+          idleTimeoutMs: z.number().positive().optional(),
+        })
+        .refine((remote) => remote.kind === 'a2a-http' || remote.idleTimeoutMs === undefined, {
+          message: 'applies to a2a-http remotes only',
+          path: ['idleTimeoutMs'],
+        }),
     )
     .optional(),
   port: z.number().int().min(0).max(65_535).optional(),

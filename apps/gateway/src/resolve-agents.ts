@@ -21,7 +21,10 @@ async function connectRemote(remote: RemoteAgentConfig, index: number): Promise<
   try {
     return remote.kind === 'a2a-sdk'
       ? await createRemoteSdkAgent(remote.url, options)
-      : await createRemoteAgent(remote.url, options);
+      : await createRemoteAgent(remote.url, {
+          ...options,
+          ...(remote.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: remote.idleTimeoutMs }),
+        });
   } catch (error) {
     throw new ConfigError(
       `remotes.${index}: cannot reach ${remote.url}: ${(error as Error).message}`,
