@@ -74,6 +74,60 @@ describe('createA2ASdkServer', () => {
     }
   });
 
+  it('answers a message without parts as invalid params on every binding, and runs nothing', async () => {
+    let runs = 0;
+    const agent = createEchoAgent();
+    const counted = {
+      ...agent,
+      stream: (input: string, options?: Parameters<typeof agent.stream>[1]) => {
+        runs += 1;
+        return agent.stream(input, options);
+      },
+    };
+    const { app } = createA2ASdkServer(counted, config);
+    const post = (path: string, headers: Record<string, string>, body: unknown) =>
+      app.request(path, { method: 'POST', headers, body: JSON.stringify(body) });
+    for (const parts of [[], 'oops', [{}]]) {
+      const message = { messageId: 'm', role: 'ROLE_USER', parts };
+      for (const method of ['SendMessage', 'SendStreamingMessage']) {
+        const response = await post('/jsonrpc', V1, {
+          jsonrpc: '2.0',
+          id: 1,
+          method,
+          params: { message },
+        });
+        const text = await response.text();
+        expect(text, `${method} ${JSON.stringify(parts)}`).toContain('"code":-32602');
+        expect(text).toMatch(
+          /message\.parts must hold at least one part\.|message\.parts\[0\] is not a text, file or data part\./,
+        );
+      }
+      for (const path of ['/rest/message:send', '/rest/message:stream']) {
+        const response = await post(path, V1, { message });
+        expect(response.status, path).toBe(400);
+        expect(await response.json(), path).toMatchObject({
+          error: { code: 400, status: 'INVALID_ARGUMENT' },
+        });
+      }
+      const legacy = { kind: 'message', messageId: 'm3', role: 'user', parts: [] };
+      const v03 = await post(
+        '/jsonrpc',
+        { 'content-type': 'application/json' },
+        { jsonrpc: '2.0', id: 2, method: 'message/send', params: { message: legacy } },
+      );
+      expect(await v03.json()).toMatchObject({ id: 2, error: { code: -32602 } });
+    }
+    expect(runs).toBe(0);
+    // One part is enough, even an empty text.
+    const one = await post('/jsonrpc', V1, {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'SendMessage',
+      params: { message: { messageId: 'm4', role: 'ROLE_USER', parts: [{ text: '' }] } },
+    });
+    expect(await one.json()).toMatchObject({ id: 3, result: { task: {} } });
+  });
+
   it('answers a v0.3 task call whose id is not a string as invalid params, SSE included', async () => {
     const { app } = createA2ASdkServer(createEchoAgent(), config);
     const call = (method: string, id: unknown) =>

@@ -82,6 +82,31 @@ function runningKey(taskId: string, context: ServerCallContext): string {
 }
 
 /**
+ * The error of a message that has an id and no part, or a part without content: A2A has a
+ * message made of one or more parts, each a text, a file or data. The SDK's decoder turns
+ * `parts` that are not a list into none and a part it does not know into one without content,
+ * and its handler would run the agent on an empty input. Undefined for any other request (a
+ * missing message or id is the SDK's own error).
+ */
+function emptyMessageError(params: SendMessageRequest): RequestMalformedError | undefined {
+  const message = params.message;
+  if (!message?.messageId) return undefined;
+  const parts = message.parts ?? [];
+  if (parts.length === 0) {
+    return new RequestMalformedError('message.parts must hold at least one part.');
+  }
+  const blank = parts.findIndex((part) => part.content === undefined);
+  return blank === -1
+    ? undefined
+    : new RequestMalformedError(`message.parts[${blank}] is not a text, file or data part.`);
+}
+
+/** A stream that fails at its first step, as the SDK's own streams fail. */
+async function* failedStream(error: Error): AsyncGenerator<StreamResponse, void, undefined> {
+  throw error;
+}
+
+/**
  * The SDK's `DefaultRequestHandler`, with its own path for the common case: a message that starts
  * a new task (no `taskId`, no reference tasks, no push-notification config). There the task is
  * built once and updated in place by each event, and saved to the store after each change, without
@@ -142,6 +167,8 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): Promise<Message | Task> {
+    const empty = emptyMessageError(params);
+    if (empty !== undefined) return Promise.reject(empty);
     if (this.#replier !== undefined && this.#repliesWithMessage(params)) {
       return this.#reply(this.#replier, params, context);
     }
@@ -156,6 +183,8 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
+    const empty = emptyMessageError(params);
+    if (empty !== undefined) return failedStream(empty);
     if (this.#card.capabilities?.streaming !== true || !this.#startsNewTask(params)) {
       if (this.#card.capabilities?.streaming === true) this.#joinRunning(params, context);
       return super.sendMessageStream(params, context);
