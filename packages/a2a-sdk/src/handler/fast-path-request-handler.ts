@@ -102,6 +102,7 @@ function emptyMessageError(params: SendMessageRequest): RequestMalformedError | 
 }
 
 /** A stream that fails at its first step, as the SDK's own streams fail. */
+// biome-ignore lint/correctness/useYield: it fails before its first event
 async function* failedStream(error: Error): AsyncGenerator<StreamResponse, void, undefined> {
   throw error;
 }
