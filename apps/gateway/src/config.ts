@@ -161,9 +161,12 @@ export async function loadConfig(path?: string): Promise<GatewayConfig> {
   try {
     loaded = (await import(pathToFileURL(file).href)) as { default?: unknown };
   } catch (error) {
-    throw new ConfigError(
-      `Cannot load config ${path ?? DEFAULT_CONFIG_FILE}: ${(error as Error).message}`,
-    );
+    const { message } = error as Error;
+    // Node reads a .ts file as CommonJS under a package.json of type commonjs.
+    const hint = /Cannot use import statement outside a module/.test(message)
+      ? ' (name the file .mts, or put "type": "module" in the package.json next to it)'
+      : '';
+    throw new ConfigError(`Cannot load config ${path ?? DEFAULT_CONFIG_FILE}: ${message}${hint}`);
   }
   if (loaded.default === undefined) {
     throw new ConfigError(`Config ${path ?? DEFAULT_CONFIG_FILE} has no default export`);

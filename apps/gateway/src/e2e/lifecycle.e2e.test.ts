@@ -1,4 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -201,6 +204,24 @@ describe('CLI', () => {
       name: 'echo',
       endpoint: `${gateway.url}/agents/echo`,
     });
+  });
+
+  it('says how to load a config that Node reads as CommonJS', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'agentport-config-'));
+    try {
+      writeFileSync(join(folder, 'package.json'), '{"type":"commonjs"}');
+      const file = join(folder, 'cjs.config.ts');
+      writeFileSync(file, "import { env } from 'node:process';\nexport default { port: 1 };\n");
+      const failure = await run(process.execPath, [CLI, 'agents', '--config', file]).catch(
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failure).toMatchObject({ code: 1 });
+      expect((failure as { stderr: string }).stderr).toMatch(
+        /Cannot use import statement outside a module \(name the file \.mts, or put "type": "module" in the package\.json next to it\)/,
+      );
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('exits 1 naming the field of an invalid config', async () => {
