@@ -20,6 +20,28 @@ function gateway(options: Partial<GatewayOptions> = {}) {
 
 const json = { 'content-type': 'application/json' };
 
+/** A v1.0 JSON-RPC SendMessage of `text` to an agent's official SDK surface. */
+function sendMessage(
+  app: { request: (path: string, init: RequestInit) => Response | Promise<Response> },
+  agent: string,
+  text: string,
+  configuration?: Record<string, unknown>,
+): Promise<Response> {
+  const message = { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] };
+  return Promise.resolve(
+    app.request(`${base}/a2a/${agent}/jsonrpc`, {
+      method: 'POST',
+      headers: { ...json, 'A2A-Version': '1.0' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendMessage',
+        params: configuration === undefined ? { message } : { message, configuration },
+      }),
+    }),
+  );
+}
+
 describe('createGateway', () => {
   const { app } = gateway();
 
@@ -168,19 +190,7 @@ describe('createGateway', () => {
   });
 
   it('answers A2A SendMessage with a Task, or with a Message when a2aReplyWith is message', async () => {
-    const send = (target: ReturnType<typeof gateway>) =>
-      target.app.request(`${base}/a2a/echo/jsonrpc`, {
-        method: 'POST',
-        headers: { ...json, 'A2A-Version': '1.0' },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'SendMessage',
-          params: {
-            message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hi' }] },
-          },
-        }),
-      });
+    const send = (target: ReturnType<typeof gateway>) => sendMessage(target.app, 'echo', 'hi');
     const task = (await (await send(gateway())).json()) as { result: Record<string, unknown> };
     expect(Object.keys(task.result)).toEqual(['task']);
     const replied = (await (await send(gateway({ a2aReplyWith: 'message' }))).json()) as {
@@ -204,19 +214,7 @@ describe('createGateway', () => {
     });
     const target = gateway({ agents: [slow], defaultAgent: 'slow', maxConcurrency: 1 });
     const sendAtOnce = async (text: string) => {
-      const answer = await target.app.request(`${base}/a2a/slow/jsonrpc`, {
-        method: 'POST',
-        headers: { ...json, 'A2A-Version': '1.0' },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: text,
-          method: 'SendMessage',
-          params: {
-            message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] },
-            configuration: { returnImmediately: true },
-          },
-        }),
-      });
+      const answer = await sendMessage(target.app, 'slow', text, { returnImmediately: true });
       const { result } = (await answer.json()) as {
         result: { task: { status: { state: string } } };
       };
@@ -586,16 +584,7 @@ describe('failure log', () => {
       await post('/agents/broken/stream', { input: 'x' }),
       await post('/agents/broken/tasks?wait=5', { input: 'x' }),
       await post('/compat/runs', { agent_name: 'broken', input: 'x' }),
-      await app.request('/a2a/broken/jsonrpc', {
-        method: 'POST',
-        headers: { ...json, 'A2A-Version': '1.0' },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'SendMessage',
-          params: { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } },
-        }),
-      }),
+      await sendMessage(app, 'broken', 'x'),
     ];
     const texts = await Promise.all(answers.map((answer) => answer.text()));
     for (const text of texts) expect(text).not.toContain(secret);

@@ -1,9 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CancellationError } from '@agentport/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RemoteUnreachableError } from '../errors/remote-unreachable-error.ts';
-import { type Served, serveNode } from '../testing/serve.ts';
+import { serveNodeForFile } from '../testing/serve.ts';
 import { createA2AHttpClient } from './create-a2a-http-client.ts';
 
 const task = {
@@ -58,19 +58,11 @@ const server = http.createServer((request, response) => {
 server.on('connection', () => {
   connections += 1;
 });
-let served: Served;
-let url: string;
-
-beforeAll(async () => {
-  served = await serveNode(server);
-  url = served.url;
-});
-
-afterAll(() => served.stop());
+const served = serveNodeForFile(server);
 
 describe('the default node:http transport', () => {
   it('keeps the connection alive across requests and decodes UTF-8 split across chunks', async () => {
-    const client = createA2AHttpClient(`${url}/ok`);
+    const client = createA2AHttpClient(`${served.url}/ok`);
     const before = connections;
     for (let index = 0; index < 5; index += 1) {
       expect((await client.getTask('t1')).output).toBe('héllo wörld');
@@ -80,7 +72,7 @@ describe('the default node:http transport', () => {
   });
 
   it('sends a GET again, once, when the server closed the kept-alive connection it reused', async () => {
-    const client = createA2AHttpClient(`${url}/reset-reused`);
+    const client = createA2AHttpClient(`${served.url}/reset-reused`);
     await client.getTask('t1');
     const before = connections;
     expect((await client.getTask('t1')).id).toBe('t1');
@@ -88,18 +80,18 @@ describe('the default node:http transport', () => {
   });
 
   it('does not send a create again on a reset connection: it rejects with RemoteUnreachableError', async () => {
-    const client = createA2AHttpClient(`${url}/reset-reused`);
+    const client = createA2AHttpClient(`${served.url}/reset-reused`);
     await client.getTask('t1');
     const error = await client.createTask({ input: 'x' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RemoteUnreachableError);
     expect(error).toMatchObject({ operation: 'createTask', status: 502 });
     expect((error as Error).message).toBe(
-      `createTask failed: cannot reach ${url}/reset-reused/tasks (ECONNRESET)`,
+      `createTask failed: cannot reach ${served.url}/reset-reused/tasks (ECONNRESET)`,
     );
   });
 
   it('rejects with RemoteUnreachableError when the body is cut short', async () => {
-    const error = await createA2AHttpClient(`${url}/cut`)
+    const error = await createA2AHttpClient(`${served.url}/cut`)
       .getTask('t1')
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RemoteUnreachableError);
@@ -110,9 +102,12 @@ describe('the default node:http transport', () => {
     const controller = new AbortController();
     const seen: string[] = [];
     const watching = (async () => {
-      for await (const change of createA2AHttpClient(`${url}/stalled-events`).watchTask('t1', {
-        signal: controller.signal,
-      })) {
+      for await (const change of createA2AHttpClient(`${served.url}/stalled-events`).watchTask(
+        't1',
+        {
+          signal: controller.signal,
+        },
+      )) {
         seen.push(change.status);
         controller.abort();
       }

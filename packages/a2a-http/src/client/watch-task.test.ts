@@ -1,9 +1,9 @@
 import http from 'node:http';
 import { CancellationError, type Task } from '@agentport/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RemoteTimeoutError } from '../errors/remote-timeout-error.ts';
 import { RemoteUnreachableError } from '../errors/remote-unreachable-error.ts';
-import { type Served, serveNode } from '../testing/serve.ts';
+import { serveNodeForFile } from '../testing/serve.ts';
 import { createA2AHttpClient } from './create-a2a-http-client.ts';
 
 const working = {
@@ -32,15 +32,7 @@ const server = http.createServer((request, response) => {
     response.write(events.join(''));
   }
 });
-let served: Served;
-let baseUrl: string;
-
-beforeAll(async () => {
-  served = await serveNode(server);
-  baseUrl = served.url;
-});
-
-afterAll(() => served.stop());
+const served = serveNodeForFile(server);
 
 /** Follows the events route like a slow consumer, which takes 30 ms per task. */
 async function watchSlowly(
@@ -65,7 +57,7 @@ describe.each([
   ['fetch', { fetch: globalThis.fetch }],
 ] as const)('watchTask (%s)', (_, options) => {
   it('hands a slow consumer every complete event that arrived before the stream broke', async () => {
-    const client = createA2AHttpClient(`${baseUrl}/burst`, options);
+    const client = createA2AHttpClient(`${served.url}/burst`, options);
     const seen: string[] = [];
     const error = await watchSlowly(client.watchTask('t1'), seen);
     expect(seen).toEqual(['tick 1', 'tick 2', 'tick 3']);
@@ -74,7 +66,7 @@ describe.each([
   });
 
   it('hands over no event read ahead once the caller aborted', async () => {
-    const client = createA2AHttpClient(`${baseUrl}/open`, options);
+    const client = createA2AHttpClient(`${served.url}/open`, options);
     const controller = new AbortController();
     const seen: string[] = [];
     const error = await watchSlowly(
@@ -88,7 +80,7 @@ describe.each([
   });
 
   it('fails with remote_timeout once the open stream has sent nothing for idleTimeoutMs', async () => {
-    const client = createA2AHttpClient(`${baseUrl}/open`, options);
+    const client = createA2AHttpClient(`${served.url}/open`, options);
     const seen: string[] = [];
     const error = await watchSlowly(client.watchTask('t1', { idleTimeoutMs: 120 }), seen);
     expect(seen).toEqual(['tick 1', 'tick 2', 'tick 3']);
@@ -98,14 +90,14 @@ describe.each([
       status: 504,
       operation: 'watchTask',
       timeoutMs: 120,
-      message: `watchTask failed: ${baseUrl}/open/tasks/t1/events sent nothing for 120 ms, not even a heartbeat`,
+      message: `watchTask failed: ${served.url}/open/tasks/t1/events sent nothing for 120 ms, not even a heartbeat`,
     });
   });
 
   it.each([Number.POSITIVE_INFINITY, 2 ** 31])(
     'never gives up on a silent stream with idleTimeoutMs %s',
     async (idleTimeoutMs) => {
-      const client = createA2AHttpClient(`${baseUrl}/open`, options);
+      const client = createA2AHttpClient(`${served.url}/open`, options);
       const controller = new AbortController();
       const seen: string[] = [];
       setTimeout(() => controller.abort(), 200);
@@ -120,7 +112,7 @@ describe.each([
   );
 
   it.each([Number.NaN, 0, -1, '5'])('refuses idleTimeoutMs %s', (idleTimeoutMs) => {
-    const client = createA2AHttpClient(`${baseUrl}/open`, options);
+    const client = createA2AHttpClient(`${served.url}/open`, options);
     expect(() => client.watchTask('t1', { idleTimeoutMs: idleTimeoutMs as number })).toThrow(
       expect.objectContaining({ code: 'invalid_input', field: 'idleTimeoutMs' }),
     );

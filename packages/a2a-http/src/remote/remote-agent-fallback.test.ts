@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AgentEvent } from '@agentport/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Served, serveNode } from '../testing/serve.ts';
+import { describe, expect, it } from 'vitest';
+import { serveNodeForFile } from '../testing/serve.ts';
 import { createRemoteAgent } from './create-remote-agent.ts';
 
 const working = {
@@ -68,15 +68,7 @@ const server = http.createServer((request, response) => {
     json(404, { error: { code: 'not_found', message: 'No such route' } });
   }
 });
-let served: Served;
-let baseUrl: string;
-
-beforeAll(async () => {
-  served = await serveNode(server);
-  baseUrl = served.url;
-});
-
-afterAll(() => served.stop());
+const served = serveNodeForFile(server);
 
 async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
   const collected: AgentEvent[] = [];
@@ -96,7 +88,7 @@ const transports = [
 
 describe.each(transports)('a remote agent whose events route fails (%s)', (_, options) => {
   it('falls back to long-polling when the events stream breaks, after streaming what arrived', async () => {
-    const remote = await createRemoteAgent(`${baseUrl}/broken`, options);
+    const remote = await createRemoteAgent(`${served.url}/broken`, options);
     requests.length = 0;
     expect(await collect(remote.stream('2 ticks'))).toEqual([
       { type: 'text-delta', delta: 'tick 1' },
@@ -108,7 +100,7 @@ describe.each(transports)('a remote agent whose events route fails (%s)', (_, op
   });
 
   it('falls back to long-polling when the events route answers something else than SSE', async () => {
-    const remote = await createRemoteAgent(`${baseUrl}/html`, options);
+    const remote = await createRemoteAgent(`${served.url}/html`, options);
     requests.length = 0;
     expect(await collect(remote.stream('2 ticks'))).toEqual([
       { type: 'done', output: 'tick 1\ntick 2' },
@@ -118,7 +110,7 @@ describe.each(transports)('a remote agent whose events route fails (%s)', (_, op
   });
 
   it('falls back to long-polling when the events stream goes silent for idleTimeoutMs', async () => {
-    const remote = await createRemoteAgent(`${baseUrl}/stalled`, {
+    const remote = await createRemoteAgent(`${served.url}/stalled`, {
       ...options,
       idleTimeoutMs: 150,
     });
@@ -139,13 +131,13 @@ describe.each(transports)('a remote agent whose events route fails (%s)', (_, op
   it('refuses an idleTimeoutMs that is not a positive number before fetching the card', async () => {
     requests.length = 0;
     await expect(
-      createRemoteAgent(`${baseUrl}/stalled`, { ...options, idleTimeoutMs: Number.NaN }),
+      createRemoteAgent(`${served.url}/stalled`, { ...options, idleTimeoutMs: Number.NaN }),
     ).rejects.toMatchObject({ code: 'invalid_input', field: 'idleTimeoutMs' });
     expect(requests).toEqual([]);
   });
 
   it('fails the run, and cancels the remote task, when the long-poll fails as well', async () => {
-    const remote = await createRemoteAgent(`${baseUrl}/down`, options);
+    const remote = await createRemoteAgent(`${served.url}/down`, options);
     requests.length = 0;
     const events = await collect(remote.stream('2 ticks'));
     expect(events).toEqual([

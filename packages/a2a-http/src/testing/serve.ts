@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type FetchApp, listen } from '@agentport/rest-sse';
+import { afterAll, beforeAll } from 'vitest';
 import type { A2AHttpServer } from '../server/create-a2a-http-server.ts';
 
 /** A server listening on 127.0.0.1 for a test, and how to stop it. */
@@ -47,6 +48,24 @@ export async function serveNode(server: Server): Promise<Served> {
     async stop() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/**
+ * Serves a raw `node:http` server (see {@link serveNode}) for the whole test file: it listens
+ * before the first test and stops after the last. Its `url` is known once the tests run.
+ */
+export function serveNodeForFile(server: Server): { readonly url: string } {
+  let served: Served | undefined;
+  beforeAll(async () => {
+    served = await serveNode(server);
+  });
+  afterAll(() => served?.stop());
+  return {
+    get url() {
+      if (served === undefined) throw new Error('The server listens once the tests run');
+      return served.url;
     },
   };
 }

@@ -119,9 +119,9 @@ class TaskPublisher {
    * the cancel reaches the executor, and every result manager applies an appended chunk to the
    * stored task: a chunk published after the cancel would be stored twice.
    */
-  canceled(parts: Part[]): void {
+  canceled(): void {
     this.#pendingText = '';
-    this.status(TaskState.TASK_STATE_CANCELED, parts);
+    this.status(TaskState.TASK_STATE_CANCELED, [textPart('The task was canceled')]);
   }
 
   #publishStatus(state: TaskState, parts: Part[] | undefined): void {
@@ -204,7 +204,7 @@ async function runTask(
       return;
     } else if (event.type === 'error') {
       if (run.canceled) {
-        publisher.canceled([textPart('The task was canceled')]);
+        publisher.canceled();
       } else {
         publisher.status(TaskState.TASK_STATE_FAILED, [textPart(event.message), dataPart(event)]);
       }
@@ -264,6 +264,10 @@ export function createAgentExecutor(
   const replies = new Set<AbortController>();
   let closed = false;
 
+  function cancelReply(controller: AbortController): void {
+    controller.abort(new CancellationError('The run was canceled'));
+  }
+
   function cancel(run: Run): void {
     run.canceled = true;
     run.controller.abort(new CancellationError('The task was canceled'));
@@ -273,8 +277,7 @@ export function createAgentExecutor(
     close() {
       closed = true;
       for (const run of runs.values()) cancel(run);
-      for (const controller of replies)
-        controller.abort(new CancellationError('The run was canceled'));
+      for (const controller of replies) cancelReply(controller);
     },
 
     async reply(request) {
@@ -283,7 +286,7 @@ export function createAgentExecutor(
       const onAbort = () => controller.abort(new CancellationError('The caller went away'));
       if (caller?.aborted) onAbort();
       else caller?.addEventListener('abort', onAbort, { once: true });
-      if (closed) controller.abort(new CancellationError('The run was canceled'));
+      if (closed) cancelReply(controller);
       replies.add(controller);
       let holding = slots.tryAcquire();
       try {
@@ -330,7 +333,7 @@ export function createAgentExecutor(
           // CancelTask (or close()) of a waiting task takes it out of the queue: it never runs.
           holding = await slots.acquire(run.controller.signal);
           if (!holding) {
-            publisher.status(TaskState.TASK_STATE_CANCELED, [textPart('The task was canceled')]);
+            publisher.canceled();
             return;
           }
           publisher.resume();

@@ -29,7 +29,7 @@ import type { ClosableAgentExecutor } from '../executor/agent-executor.ts';
 import { callerSignalOf } from './abortable-call-context.ts';
 import { EventBatches } from './event-batches.ts';
 import { failureEvents } from './failure-events.ts';
-import { checkNewMessage } from './message-checks.ts';
+import { checkNewMessage, emptyMessageError, failedStream } from './message-checks.ts';
 import {
   applyHistoryLength,
   orderingViolation,
@@ -79,32 +79,6 @@ function replierOf(
 
 function runningKey(taskId: string, context: ServerCallContext): string {
   return `${context.tenant ?? ''}\u0000${resolveUserScope(context)}\u0000${taskId}`;
-}
-
-/**
- * The error of a message that has an id and no part, or a part without content: A2A has a
- * message made of one or more parts, each a text, a file or data. The SDK's decoder turns
- * `parts` that are not a list into none and a part it does not know into one without content,
- * and its handler would run the agent on an empty input. Undefined for any other request (a
- * missing message or id is the SDK's own error).
- */
-function emptyMessageError(params: SendMessageRequest): RequestMalformedError | undefined {
-  const message = params.message;
-  if (!message?.messageId) return undefined;
-  const parts = message.parts ?? [];
-  if (parts.length === 0) {
-    return new RequestMalformedError('message.parts must hold at least one part.');
-  }
-  const blank = parts.findIndex((part) => part.content === undefined);
-  return blank === -1
-    ? undefined
-    : new RequestMalformedError(`message.parts[${blank}] is not a text, file or data part.`);
-}
-
-/** A stream that fails at its first step, as the SDK's own streams fail. */
-// biome-ignore lint/correctness/useYield: it fails before its first event
-async function* failedStream(error: Error): AsyncGenerator<StreamResponse, void, undefined> {
-  throw error;
 }
 
 /**

@@ -1,5 +1,9 @@
-import type { AgentCard, Message } from '@a2a-js/sdk';
-import { ContentTypeNotSupportedError, ExtensionSupportRequiredError } from '@a2a-js/sdk/errors';
+import type { AgentCard, Message, SendMessageRequest, StreamResponse } from '@a2a-js/sdk';
+import {
+  ContentTypeNotSupportedError,
+  ExtensionSupportRequiredError,
+  RequestMalformedError,
+} from '@a2a-js/sdk/errors';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 
 /**
@@ -42,4 +46,30 @@ export function checkNewMessage(
     const exposed = new Set(extensions.map((extension) => extension.uri));
     context.setRequestedExtensions(requested.filter((uri) => exposed.has(uri)));
   }
+}
+
+/**
+ * The error of a message that has an id and no part, or a part without content: A2A has a
+ * message made of one or more parts, each a text, a file or data. The SDK's decoder turns
+ * `parts` that are not a list into none and a part it does not know into one without content,
+ * and its handler would run the agent on an empty input. Undefined for any other request (a
+ * missing message or id is the SDK's own error).
+ */
+export function emptyMessageError(params: SendMessageRequest): RequestMalformedError | undefined {
+  const message = params.message;
+  if (!message?.messageId) return undefined;
+  const parts = message.parts ?? [];
+  if (parts.length === 0) {
+    return new RequestMalformedError('message.parts must hold at least one part.');
+  }
+  const blank = parts.findIndex((part) => part.content === undefined);
+  return blank === -1
+    ? undefined
+    : new RequestMalformedError(`message.parts[${blank}] is not a text, file or data part.`);
+}
+
+/** A stream that fails at its first step, as the SDK's own streams fail. */
+// biome-ignore lint/correctness/useYield: it fails before its first event
+export async function* failedStream(error: Error): AsyncGenerator<StreamResponse, void, undefined> {
+  throw error;
 }
