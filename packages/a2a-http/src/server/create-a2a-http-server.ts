@@ -1,5 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Agent, createTaskRunner, type TaskRunner, type TaskStore } from '@agentport/core';
+import {
+  type Agent,
+  createTaskRunner,
+  InvalidInputError,
+  type TaskRunner,
+  type TaskStore,
+} from '@agentport/core';
 import {
   type AnswerHeaders,
   DEFAULT_MAX_BODY_BYTES,
@@ -34,7 +40,8 @@ export interface A2AHttpServerOptions {
   /**
    * The public base URL the server is reached at (scheme, host, optional path prefix): the card's
    * endpoint is it plus the path the card was asked under (a mount prefix), whatever `Host` the
-   * request names. `card.endpoint` still wins; without either, the request's URL is used.
+   * request names. `card.endpoint` still wins; without either, the request's URL is used. Its
+   * path prefix also comes first in a created task's `Location`.
    */
   publicUrl?: string;
   /**
@@ -88,6 +95,11 @@ export function createA2AHttpServer(options: A2AHttpServerOptions): A2AHttpServe
   const cardOptions = options.card ?? {};
   const trustProxyHeaders = options.trustProxyHeaders ?? false;
   const publicUrl = options.publicUrl?.replace(/\/+$/, '');
+  if (publicUrl !== undefined && !URL.canParse(publicUrl)) {
+    throw new InvalidInputError(`publicUrl must be an absolute URL, not '${publicUrl}'`, {
+      field: 'publicUrl',
+    });
+  }
   const app = new Hono();
   // Only for standalone use: under `parent.route(prefix, app)` the parent's notFound answers, so
   // sibling routes under the same prefix stay reachable. No catch-all route on purpose.
@@ -110,6 +122,9 @@ export function createA2AHttpServer(options: A2AHttpServerOptions): A2AHttpServe
     closing: closing.signal,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
+    ...(publicUrl === undefined
+      ? {}
+      : { publicPath: new URL(publicUrl).pathname.replace(/\/+$/, '') }),
   };
   registerTaskRoutes(app, routes);
 

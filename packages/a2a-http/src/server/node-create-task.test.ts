@@ -210,6 +210,22 @@ describe('handleNode: POST /tasks answered on Node without Hono', () => {
     expect((await server.runner.get(task.id)).status).toBe('completed');
   });
 
+  it("puts the public URL's path before Location, on the Node path and the Hono route alike", async () => {
+    const agent = createEchoAgent();
+    const publicUrl = 'https://agents.example.com/gw/';
+    const fast = createA2AHttpServer({ agent, publicUrl });
+    const url = await listenWith(fast, (request, response) => fast.handleNode(request, response));
+    const viaHono = await serve(createA2AHttpServer({ agent, publicUrl }).app);
+    served.push(viaHono);
+    const sent = { path: '/tasks?wait=5', body: '{"input":"hi"}' };
+    const [viaNode, hono] = await Promise.all([send(url, sent), send(viaHono.url, sent)]);
+    expect(viaNode.location).toBe('/gw/tasks/<id>');
+    expect(hono.location).toBe('/gw/tasks/<id>');
+    expect(() => createA2AHttpServer({ agent, publicUrl: 'agents.example.com' })).toThrow(
+      /publicUrl must be an absolute URL/,
+    );
+  });
+
   it('cancels the task when the caller leaves its long-poll', async () => {
     const { fast, server } = await startBoth(createTickerAgent());
     const controller = new AbortController();

@@ -33,7 +33,7 @@ async function run(
     const task = await createTask(options, request, wait, caller.signal);
     const head: Record<string, string> = {
       'content-type': TASK_CONTENT_TYPE,
-      location: taskLocation(pathname, task.id),
+      location: taskLocation(options, pathname, task.id),
     };
     if (closesConnection(options, wait)) head.connection = 'close';
     writeAnswer(response, 201, head, JSON.stringify(taskBody(task)), headers);

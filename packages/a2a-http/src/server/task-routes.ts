@@ -30,14 +30,23 @@ export interface TaskRoutesOptions {
   closing: AbortSignal;
   /** Idle time before an SSE heartbeat comment, in milliseconds. */
   heartbeatMs?: number;
+  /**
+   * The path of the server's public URL (`/gw` for `https://host/gw`, or empty), put before the
+   * request's path in `Location`: behind a proxy that serves the gateway under a prefix, a
+   * `Location` without it would name another resource.
+   */
+  publicPath?: string;
 }
 
 /** The parsed body of `POST /tasks`. */
 export type CreateTaskBody = z.output<typeof createTaskRequestSchema>;
 
-/** The `Location` of a task created at `path` (`/tasks`, under any mount, trailing slashes cut). */
-export function taskLocation(path: string, id: string): string {
-  return `${path.endsWith('/') ? path.replace(/\/+$/, '') : path}/${id}`;
+/**
+ * The `Location` of a task created at `path` (`/tasks`, under any mount, trailing slashes cut),
+ * after the server's public path.
+ */
+export function taskLocation(options: TaskRoutesOptions, path: string, id: string): string {
+  return `${options.publicPath ?? ''}${path.endsWith('/') ? path.replace(/\/+$/, '') : path}/${id}`;
 }
 
 /** The JSON shape of every single-task answer. */
@@ -118,7 +127,7 @@ export function registerTaskRoutes(app: Hono, options: TaskRoutesOptions): void 
     const request = await parseJsonBody(context, createTaskRequestSchema);
     const task = await createTask(options, request, wait, context.req.raw.signal);
     if (closesConnection(options, wait)) context.header('connection', 'close');
-    setResponseHeader(context, 'location', taskLocation(context.req.path, task.id));
+    setResponseHeader(context, 'location', taskLocation(options, context.req.path, task.id));
     return context.json(taskBody(task), 201);
   });
   app.get('/tasks', async (context) => {
