@@ -245,6 +245,33 @@ describe('createGateway', () => {
     }
   });
 
+  it('limits request bodies with maxBodyBytes on every surface, the official SDK one included', async () => {
+    const limited = gateway({ maxBodyBytes: 400 });
+    const over = JSON.stringify({ input: 'x'.repeat(400) });
+    const message = { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'x'.repeat(400) }] };
+    const posts: Array<[string, string]> = [
+      ['/agents/echo/invoke', over],
+      ['/agents/echo/tasks', over],
+      ['/compat/runs', JSON.stringify({ agent_name: 'echo', input: 'x'.repeat(400) })],
+      [
+        '/a2a/echo/jsonrpc',
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message } }),
+      ],
+      ['/a2a/echo/rest/message:send', JSON.stringify({ message })],
+    ];
+    for (const [path, body] of posts) {
+      const answer = await limited.app.request(`${base}${path}`, {
+        method: 'POST',
+        headers: { ...json, 'A2A-Version': '1.0' },
+        body,
+      });
+      expect([path, answer.status]).toEqual([path, 413]);
+    }
+    // Without the option, the SDK surface takes what the others take (1 MiB), not its own 100 KiB.
+    const large = await sendMessage(app, 'echo', 'x'.repeat(200 * 1024));
+    expect(large.status).toBe(200);
+  });
+
   it('refuses an unknown default agent', () => {
     expect(() => gateway({ defaultAgent: 'nobody' })).toThrow(/nobody/);
   });
@@ -463,6 +490,14 @@ describe('OpenAPI', () => {
     expect(Object.keys(await legacy.json())).toEqual(expect.arrayContaining(['code', 'message']));
   });
 
+  it("names the public URL's path as the server, for tools behind a prefix proxy", async () => {
+    const served = async (target: ReturnType<typeof gateway>) =>
+      (await (await target.app.request('/openapi.json')).json()) as { servers?: unknown };
+    expect((await served(gateway())).servers).toBeUndefined();
+    const behindProxy = gateway({ publicUrl: 'https://agents.example.com/gw' });
+    expect((await served(behindProxy)).servers).toEqual([{ url: '/gw' }]);
+  });
+
   it('renders the document as a web page at /docs', async () => {
     const response = await app.request('/docs');
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
@@ -557,6 +592,18 @@ describe('CORS', () => {
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('http://site.test');
+  });
+
+  it("lets a page read a created task's Location and the request id", async () => {
+    const { app } = gateway({ cors: ['http://site.test'] });
+    const created = await app.request('/agents/echo/tasks', {
+      method: 'POST',
+      headers: { ...json, origin: 'http://site.test' },
+      body: JSON.stringify({ input: 'hi' }),
+    });
+    expect(created.status).toBe(201);
+    const exposed = created.headers.get('access-control-expose-headers')?.split(/,\s*/);
+    expect(exposed).toEqual(expect.arrayContaining(['X-Request-Id', 'Location']));
   });
 });
 

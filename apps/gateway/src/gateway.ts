@@ -11,6 +11,7 @@ import {
 } from '@agentport/core';
 import {
   createRestServer,
+  DEFAULT_MAX_BODY_BYTES,
   errorResponse,
   incomingHeader,
   jsonErrorHandler,
@@ -48,6 +49,7 @@ export interface GatewayOptions {
    * 16); see the README.
    */
   maxConcurrency?: number;
+  /** The largest request body on every surface, SDK surface included, in bytes (default 1 MiB). */
   maxBodyBytes?: number;
   heartbeatMs?: number;
   version?: string;
@@ -149,12 +151,13 @@ export function createGateway(options: GatewayOptions): Gateway {
   const byName = new Map(agents.map((agent) => [agent.name, agent]));
   if (!byName.has(defaultAgent)) throw new AgentNotFoundError(defaultAgent);
   let shuttingDown = false;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
   const store = createMemoryTaskStore();
   const a2aHttp = new Map<string, A2AHttpServer>();
   const a2aSdk = new Map<string, A2ASdkServer>();
   const rest = createRestServer({
-    ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+    maxBodyBytes,
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });
   const secured = (options.apiKeys?.length ?? 0) > 0;
@@ -177,7 +180,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         publicUrl,
         card: { version: options.version ?? '0.1.0', ...handRolledSecurity },
         ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
-        ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+        maxBodyBytes,
         ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
       }),
     );
@@ -192,6 +195,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           url: `${publicUrl}/a2a/${agent.name}`,
         },
         {
+          bodyLimit: maxBodyBytes,
           ...(secured ? { bearerAuth: { description: 'An AgentPort API key' } } : {}),
           ...(options.a2aReplyWith === undefined ? {} : { replyWith: options.a2aReplyWith }),
           ...(options.maxConcurrency === undefined
@@ -206,7 +210,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const compat = createCompatApp({
     runner: createRunner(...agents),
     shutdownSignal: closing.signal,
-    ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+    maxBodyBytes,
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });
 
@@ -218,7 +222,11 @@ export function createGateway(options: GatewayOptions): Gateway {
   if (options.logger !== undefined) app.use(accessLog(options.logger));
   if (options.cors !== undefined && options.cors !== false) {
     app.use(
-      cors({ origin: options.cors === true ? '*' : options.cors, exposeHeaders: ['X-Request-Id'] }),
+      cors({
+        origin: options.cors === true ? '*' : options.cors,
+        // A page reads the request id of any answer, and where a created task lives.
+        exposeHeaders: ['X-Request-Id', 'Location'],
+      }),
     );
   }
   // While shutting down, every answer closes its connection: the listener is closed and the
@@ -291,6 +299,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       version: options.version ?? '0.1.0',
       securityScheme: secured,
       isPublic: isPublicPath,
+      serverPath: new URL(publicUrl).pathname.replace(/\/+$/, ''),
     });
     return document;
   };

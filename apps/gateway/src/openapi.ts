@@ -99,6 +99,11 @@ export function createOpenApiDocument(
     securityScheme: boolean;
     /** Whether an operation's path is public when `securityScheme` is on. */
     isPublic?: (path: string) => boolean;
+    /**
+     * The path the routes are served under behind a proxy (`/gw`): the document's one server, so
+     * tools reach the operations under it. Empty or absent: no `servers` (the default, `/`).
+     */
+    serverPath?: string;
   },
 ): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -148,6 +153,7 @@ export function createOpenApiDocument(
   return {
     openapi: '3.1.0',
     info: { title: info.title, version: info.version },
+    ...(info.serverPath ? { servers: [{ url: info.serverPath }] } : {}),
     paths,
     ...(info.securityScheme
       ? {
