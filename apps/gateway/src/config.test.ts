@@ -14,6 +14,15 @@ describe('validateConfig', () => {
     expect(validateConfig({})).toEqual({});
   });
 
+  it('accepts origins, a base URL with a path, and the longest timer Node keeps', () => {
+    const config = {
+      cors: ['https://app.example.com', 'http://127.0.0.1:3000'],
+      publicUrl: 'https://agents.example.com/gw/',
+      shutdownTimeoutMs: 2_147_483_647,
+    };
+    expect(validateConfig(config)).toEqual(config);
+  });
+
   it.each([
     [{ port: 'eighty' }, /^Invalid config: port: /],
     [{ port: 70_000 }, /^Invalid config: port: /],
@@ -43,6 +52,20 @@ describe('validateConfig', () => {
     ],
     [{ a2aReplyWith: 'status' }, /^Invalid config: a2aReplyWith: /],
     [{ colour: 'blue' }, /^Invalid config: \(root\): .*colour/],
+    // Node would fire a longer timer after 1 ms: shutdown would cut every request at once.
+    [{ shutdownTimeoutMs: 3_000_000_000 }, /^Invalid config: shutdownTimeoutMs: must be at most/],
+    [
+      { publicUrl: 'https://x.example.com/base?q=1' },
+      /^Invalid config: publicUrl: must not have a query or a fragment/,
+    ],
+    [{ publicUrl: 'https://x.example.com/#top' }, /^Invalid config: publicUrl: must not have/],
+    [{ cors: ['not a url'] }, /^Invalid config: cors\.0: must be an origin/],
+    [{ cors: ['https://app.example.com/'] }, /^Invalid config: cors\.0: must be an origin/],
+    [{ cors: ['*'] }, /^Invalid config: cors\.0: .*cors: true/],
+    [
+      { remotes: [{ url: 'http://x.test', name: 'bad name!' }] },
+      /^Invalid config: remotes\.0\.name: must be 1 to 64 lower-case letters/,
+    ],
   ])('names the field of %j', (config, message) => {
     expect(() => validateConfig(config)).toThrow(message);
   });

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Agent } from '@agentport/core';
+import { type Agent, isValidAgentName } from '@agentport/core';
 import * as z from 'zod';
 
 /** A remote A2A agent served by the gateway as if it were local. */
@@ -83,6 +83,26 @@ const agentSchema = z.custom<Agent>(
 /** What goes in an HTTP header as a key: visible ASCII, no spaces (a bearer token's charset). */
 const API_KEY = /^[\x21-\x7e]+$/;
 
+/** The longest delay a Node timer keeps; a longer one fires after 1 ms (with a warning). */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** An http(s) base URL: a query or a fragment would end up in the middle of every URL made on it. */
+const baseUrlSchema = z
+  .url({ protocol: /^https?$/ })
+  .refine((url) => new URL(url).search === '' && new URL(url).hash === '', {
+    message: 'must not have a query or a fragment',
+  });
+
+/**
+ * A CORS origin as browsers send it in `Origin`, `https://app.example.com` (no path, no trailing
+ * slash): anything else would never match.
+ */
+const originSchema = z
+  .string()
+  .refine((origin) => URL.canParse(origin) && new URL(origin).origin === origin, {
+    message: "must be an origin such as 'https://app.example.com' (use cors: true for any origin)",
+  });
+
 const configSchema = z.strictObject({
   agents: z.array(agentSchema).optional(),
   builtins: z.boolean().optional(),
@@ -93,7 +113,10 @@ const configSchema = z.strictObject({
         .strictObject({
           url: z.url({ protocol: /^https?$/ }),
           kind: z.enum(['a2a-http', 'a2a-sdk']).default('a2a-http'),
-          name: z.string().optional(),
+          name: z
+            .string()
+            .refine(isValidAgentName, "must be 1 to 64 lower-case letters, digits, '-' or '_'")
+            .optional(),
           apiKey: z.string().min(1).optional(),
           idleTimeoutMs: z.number().positive().optional(),
         })
@@ -105,7 +128,7 @@ const configSchema = z.strictObject({
     .optional(),
   port: z.number().int().min(0).max(65_535).optional(),
   host: z.string().min(1).optional(),
-  publicUrl: z.url({ protocol: /^https?$/ }).optional(),
+  publicUrl: baseUrlSchema.optional(),
   apiKeys: z
     .array(
       z
@@ -114,8 +137,13 @@ const configSchema = z.strictObject({
         .regex(API_KEY, 'API keys must be visible ASCII characters without spaces'),
     )
     .optional(),
-  cors: z.union([z.boolean(), z.array(z.string().min(1))]).optional(),
-  shutdownTimeoutMs: z.number().int().min(0).optional(),
+  cors: z.union([z.boolean(), z.array(originSchema)]).optional(),
+  shutdownTimeoutMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} (about 24.8 days)`)
+    .optional(),
   maxConcurrency: z.number().int().min(1).optional(),
   maxBodyBytes: z.number().int().min(1).optional(),
   a2aReplyWith: z.enum(['task', 'message']).optional(),
