@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
+import { AgentPortError } from '@agentport/core';
 import { ConfigError, loadConfig } from './config.ts';
 
 const HELP = `agentport: put TypeScript agents on the network
@@ -19,18 +20,35 @@ Options:
   --stream        with call: print every agent event as a JSON line
 `;
 
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  config: { type: 'string' },
+  stream: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+/** Whether `error` is a misuse of the command line (an unknown or ill-formed option). */
+function isUsageError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
+}
+
+function parseCommandLine(argv: string[]) {
+  return parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+}
+
 async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      config: { type: 'string' },
-      stream: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
+  let parsed: ReturnType<typeof parseCommandLine>;
+  try {
+    parsed = parseCommandLine(argv);
+  } catch (error) {
+    if (!isUsageError(error)) throw error;
+    // A usage error, as an unknown command is: exit 2 with the help.
+    process.stderr.write(`agentport: ${(error as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
   const [command = 'serve', ...rest] = positionals;
   if (values.help || command === 'help') {
     process.stdout.write(HELP);
@@ -85,8 +103,11 @@ main(process.argv.slice(2)).then(
     const message =
       error instanceof ConfigError || error instanceof TypeError ? error.message : String(error);
     // A local command: what an HTTP caller is never told (an agent failure's cause) helps here.
+    // Other errors (a busy port, a bad URL) say all there is in their message.
     const cause = (error as { cause?: unknown } | undefined)?.cause;
-    const because = cause instanceof Error ? `  caused by: ${cause.stack ?? String(cause)}\n` : '';
+    const failed = AgentPortError.isInstance(error) && error.code === 'agent_failure';
+    const because =
+      failed && cause instanceof Error ? `  caused by: ${cause.stack ?? String(cause)}\n` : '';
     process.stderr.write(`agentport: ${message}\n${because}`);
     process.exitCode = 1;
   },

@@ -122,7 +122,10 @@ export async function listAgents(config: GatewayConfig): Promise<number> {
   return 0;
 }
 
-/** Runs one agent locally and prints its output (or every event as a JSON line). */
+/** The exit code of a command stopped by SIGINT (128 + its number), as shells report it. */
+const INTERRUPTED = 130;
+
+/** Runs one agent locally and prints its output (or every event as a JSON line); Ctrl-C exits 130. */
 export async function call(
   config: GatewayConfig,
   name: string,
@@ -137,13 +140,21 @@ export async function call(
   }
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
+  const { signal } = controller;
   if (!stream) {
-    process.stdout.write(`${await agent.invoke(input, { signal: controller.signal })}\n`);
+    try {
+      process.stdout.write(`${await agent.invoke(input, { signal })}\n`);
+    } catch (error) {
+      // Interrupted (Ctrl-C): the usual quiet end of a command stopped so, not a failure to explain.
+      if (signal.aborted) return INTERRUPTED;
+      throw error;
+    }
     return 0;
   }
-  for await (const event of agent.stream(input, { signal: controller.signal })) {
+  for await (const event of agent.stream(input, { signal })) {
     process.stdout.write(`${JSON.stringify(event)}\n`);
     if (event.type === 'error') {
+      if (signal.aborted) return INTERRUPTED;
       // As without --stream: the cause, which the event itself never carries.
       const cause = errorFromEvent(event, agent.name).cause;
       if (cause instanceof Error) process.stderr.write(`caused by: ${cause.stack ?? cause}\n`);

@@ -13,6 +13,7 @@ const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));
 const CUSTOM = fileURLToPath(new URL('./fixtures/custom.config.ts', import.meta.url));
 const INVALID = fileURLToPath(new URL('./fixtures/invalid.config.ts', import.meta.url));
 const FAILING = fileURLToPath(new URL('./fixtures/failing.config.ts', import.meta.url));
+const WAITING = fileURLToPath(new URL('./fixtures/waiting.config.ts', import.meta.url));
 const KEY = 'e2e-key-0123456789abcdef';
 const json = { 'content-type': 'application/json' };
 
@@ -316,6 +317,38 @@ describe('CLI', () => {
       (error: { code: number; stderr: string }) => error,
     );
     expect(failure).toMatchObject({ code: 1 });
-    expect((failure as { stderr: string }).stderr).toContain('already in use');
+    const { stderr } = failure as { stderr: string };
+    expect(stderr).toContain('already in use');
+    // The message says it all: no stack of the system error behind it.
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('answers an unknown option as a usage error (exit 2)', async () => {
+    const failure = await run(process.execPath, [CLI, 'agents', '--colour']).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure).toMatchObject({ code: 2 });
+    expect((failure as { stderr: string }).stderr).toContain("Unknown option '--colour'");
+  });
+
+  it('ends a call interrupted with Ctrl-C quietly, with exit code 130', async () => {
+    for (const args of [
+      ['call', 'waiter', 'x', '--config', WAITING],
+      ['call', 'waiter', 'x', '--stream', '--config', WAITING],
+    ]) {
+      const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      const started = new Promise<void>((resolve) =>
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+          if (stderr.includes('started')) resolve();
+        }),
+      );
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      await started;
+      child.kill('SIGINT');
+      // Only what the agent itself wrote: no error, no stack.
+      expect([args, await exited, stderr]).toEqual([args, 130, 'started\n']);
+    }
   });
 });
