@@ -20,7 +20,6 @@ import {
   type ExecutionEventBus,
   type ExecutionEventBusManager,
   type RequestContext,
-  resolveUserScope,
   type ServerCallContext,
   type TaskStore,
 } from '@a2a-js/sdk/server';
@@ -30,6 +29,7 @@ import { callerSignalOf } from './abortable-call-context.ts';
 import { EventBatches } from './event-batches.ts';
 import { failureEvents } from './failure-events.ts';
 import { checkNewMessage, emptyMessageError, failedStream } from './message-checks.ts';
+import { type RunningTask, RunningTasks } from './running-tasks.ts';
 import {
   applyHistoryLength,
   orderingViolation,
@@ -77,10 +77,6 @@ function replierOf(
   return replier as MessageReplier;
 }
 
-function runningKey(taskId: string, context: ServerCallContext): string {
-  return `${context.tenant ?? ''}\u0000${resolveUserScope(context)}\u0000${taskId}`;
-}
-
 /**
  * The SDK's `DefaultRequestHandler`, with its own path for the common case: a message that starts
  * a new task (no `taskId`, no reference tasks, no push-notification config). There the task is
@@ -104,7 +100,7 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
   /** Answers blocking messages that start something new with a message, when asked to. */
   readonly #replier: MessageReplier | undefined;
   /** The tasks this handler's fast path is consuming events of (and saving), by scope and id. */
-  readonly #running = new Map<string, TaskProgress>();
+  readonly #running = new RunningTasks();
 
   constructor(
     card: AgentCard,
@@ -148,8 +144,10 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
       return this.#reply(this.#replier, params, context);
     }
     if (!this.#startsNewTask(params)) {
-      this.#joinRunning(params, context);
-      return super.sendMessage(params, context);
+      const running = this.#joinRunning(params, context);
+      return running === undefined
+        ? super.sendMessage(params, context)
+        : this.#followUp(running, params, context);
     }
     return this.#send(params, context);
   }
@@ -168,13 +166,36 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
   }
 
   /**
-   * A follow-up message to a task whose first request is still being served here: the SDK adds
-   * it to the stored task's history, and so must this request's own copy, which it saves next.
+   * Joins a follow-up message to the running task it names, whose first request is served here
+   * (that request's copy saves it next); undefined when none takes it (the SDK's path answers).
    */
-  #joinRunning(params: SendMessageRequest, context: ServerCallContext): void {
+  #joinRunning(params: SendMessageRequest, context: ServerCallContext): RunningTask | undefined {
     const message = params.message;
-    if (!message?.messageId || !message.taskId) return;
-    this.#running.get(runningKey(message.taskId, context))?.join(message);
+    if (!message?.messageId || !message.taskId) return undefined;
+    const running = this.#running.get(message.taskId, context);
+    try {
+      if (running) checkNewMessage(this.#card, this.#validateInputModes, message, context);
+    } catch {
+      return undefined; // The SDK's path refuses it the same way, and says so.
+    }
+    return running?.progress.join(message) === true ? running : undefined;
+  }
+
+  /**
+   * Answers a joined follow-up: not blocking, with the task as it is; else with the task saved
+   * once it ends. (The SDK's path would apply its events to a second copy: chunks stored twice.)
+   */
+  async #followUp(
+    running: RunningTask,
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): Promise<Task> {
+    const historyLength = params.configuration?.historyLength;
+    const blocking = params.configuration?.returnImmediately !== true;
+    if (blocking) await this.#running.ended(running);
+    const task = running.progress.task as Task;
+    const saved = blocking ? await this.#store.load(task.id, context) : undefined;
+    return applyHistoryLength(saved ?? { ...task }, historyLength);
   }
 
   /**
@@ -339,11 +360,10 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     const batches = new EventBatches(bus);
     this.#execute(bus, requestContext);
     const progress = new TaskProgress(userMessage);
-    const key = runningKey(taskId, context);
-    this.#running.set(key, progress);
+    const ended = this.#running.add(taskId, context, progress);
     const stop = () => {
       batches.stop();
-      this.#running.delete(key);
+      ended();
     };
     return { batches, progress, stop };
   }
