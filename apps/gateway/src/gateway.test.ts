@@ -125,6 +125,23 @@ describe('createGateway', () => {
     }
   });
 
+  it("answers a write to the SDK's cards with 405 and Allow, as the hand-rolled ones", async () => {
+    for (const path of [
+      '/.well-known/agent-card.json',
+      '/a2a/echo/.well-known/agent-card.json',
+      '/.well-known/agent.json',
+    ]) {
+      const answer = await app.request(`${base}${path}`, { method: 'POST', body: '{}' });
+      expect([path, answer.status, answer.headers.get('allow')]).toEqual([path, 405, 'GET, HEAD']);
+    }
+    const card = await app.request(`${base}/a2a/echo/.well-known/agent-card.json`);
+    expect(card.status).toBe(200);
+    const unknown = await app.request(`${base}/a2a/nobody/.well-known/agent-card.json`, {
+      method: 'POST',
+    });
+    expect(unknown.status).toBe(404);
+  });
+
   it('still answers a wrong method on a served agent with 405 and Allow', async () => {
     const response = await app.request('/agents/echo/invoke');
     expect(response.status).toBe(405);

@@ -271,10 +271,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (server === undefined) return errorResponse(new AgentNotFoundError(name));
     return server.app.request(AGENT_CARD_ROUTE, { headers: context.req.raw.headers });
   });
+  // The SDK's cards are read-only, as the hand-rolled ones are: 405 with Allow, not 404.
+  app.all(AGENT_CARD_ROUTE, methodNotAllowed(['GET', 'HEAD']));
 
   app.route('/', (a2aHttp.get(defaultAgent) as A2AHttpServer).app);
   for (const [name, server] of a2aHttp) app.route(`/agents/${name}`, server.app);
-  for (const [name, server] of a2aSdk) app.route(`/a2a/${name}`, server.app);
+  for (const [name, server] of a2aSdk) {
+    app.route(`/a2a/${name}`, server.app);
+    app.all(`/a2a/${name}${AGENT_CARD_ROUTE}`, methodNotAllowed(['GET', 'HEAD']));
+  }
   // Paths under an agent name no mount took. The gateway's names are flat: an unknown one is named
   // in `agent_not_found`, an unknown path under a served one is `not_found` (rest-sse alone reads
   // the whole path as a nested name). A served agent's invoke and stream go on to rest-sse.
