@@ -43,6 +43,26 @@ describe('errorResponse', () => {
     });
   });
 
+  it('adds Connection: close to a 413 only when its body was left unread', () => {
+    expect(errorResponse(new PayloadTooLargeError(10, true)).headers.get('connection')).toBe(
+      'close',
+    );
+    expect(errorResponse(new PayloadTooLargeError(10)).headers.get('connection')).toBeNull();
+  });
+
+  it('says only UTF-8 is taken when JSON is refused for its charset', async () => {
+    const response = errorResponse(
+      new UnsupportedMediaTypeError('application/json; charset=utf-16', 'utf-16'),
+    );
+    expect(response.status).toBe(415);
+    expect(await response.json()).toEqual({
+      error: {
+        code: 'unsupported_media_type',
+        message: 'JSON is taken in UTF-8 only, got charset utf-16',
+      },
+    });
+  });
+
   it("maps hono's HTTPException by its status", async () => {
     const response = errorResponse(new HTTPException(401, { message: 'Missing token' }));
     expect(response.status).toBe(401);

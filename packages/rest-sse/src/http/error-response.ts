@@ -1,7 +1,7 @@
 import { AgentPortError, toAgentPortError } from '@agentport/core';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { MethodNotAllowedError, RouteNotFoundError } from './http-errors.ts';
+import { MethodNotAllowedError, PayloadTooLargeError, RouteNotFoundError } from './http-errors.ts';
 
 /** The JSON error body of every AgentPort JSON surface. */
 export interface ErrorBody {
@@ -39,14 +39,17 @@ export interface ErrorAnswer {
 
 /**
  * Maps anything thrown to its answer: `{ "error": { "code", "message" } }` with the error's
- * status (and `Allow` for 405); unknown errors become a 500 with a generic message. This is the
- * one place our JSON surfaces turn errors into answers ({@link errorResponse} wraps it).
+ * status (and `Allow` for 405, `Connection: close` for a 413 whose body was left unread); unknown
+ * errors become a 500 with a generic message. This is the one place our JSON surfaces turn errors
+ * into answers ({@link errorResponse} wraps it).
  */
 export function errorAnswer(error: unknown): ErrorAnswer {
   const known = error instanceof HTTPException ? fromHttpException(error) : toAgentPortError(error);
   const body: ErrorBody = { error: { code: known.code, message: known.message } };
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
   if (known instanceof MethodNotAllowedError) headers.allow = known.allow.join(', ');
+  // The rest of an unread body would be read as the next request: the connection must end.
+  if (known instanceof PayloadTooLargeError && known.bodyUnread) headers.connection = 'close';
   return { status: known.status, headers, body: JSON.stringify(body) };
 }
 

@@ -28,12 +28,18 @@ export class MethodNotAllowedError extends AgentPortError {
   }
 }
 
-/** The request body is larger than the limit (413). */
+/**
+ * The request body is larger than the limit (413). When it was refused before it was read to its
+ * end (`bodyUnread`), the answer says `Connection: close`: the connection cannot carry another
+ * request, and the server ends it.
+ */
 export class PayloadTooLargeError extends AgentPortError {
   /** The limit, in bytes. */
   readonly maxBytes: number;
+  /** Whether the body was refused before it was read to its end. */
+  readonly bodyUnread: boolean;
 
-  constructor(maxBytes: number) {
+  constructor(maxBytes: number, bodyUnread = false) {
     super({
       code: 'payload_too_large',
       message: `Request body larger than ${maxBytes} bytes`,
@@ -41,18 +47,26 @@ export class PayloadTooLargeError extends AgentPortError {
     });
     this.name = 'PayloadTooLargeError';
     this.maxBytes = maxBytes;
+    this.bodyUnread = bodyUnread;
   }
 }
 
-/** The request body is not JSON (415). */
+/** The request body is not JSON, or is JSON in a charset other than UTF-8 (415). */
 export class UnsupportedMediaTypeError extends AgentPortError {
-  constructor(contentType: string | undefined) {
+  /** The charset a JSON content type named other than UTF-8, when that is why it is refused. */
+  readonly charset: string | undefined;
+
+  constructor(contentType: string | undefined, charset?: string) {
     super({
       code: 'unsupported_media_type',
-      message: `Content-Type must be application/json${contentType ? `, got ${contentType}` : ''}`,
+      message:
+        charset === undefined
+          ? `Content-Type must be application/json${contentType ? `, got ${contentType}` : ''}`
+          : `JSON is taken in UTF-8 only, got charset ${charset}`,
       status: 415,
     });
     this.name = 'UnsupportedMediaTypeError';
+    this.charset = charset;
   }
 }
 

@@ -1,8 +1,15 @@
+import { connect } from 'node:net';
 import { Hono } from 'hono';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import { serve, type TestServer } from '../test-support/serve.ts';
 import { jsonErrorHandler } from './error-response.ts';
-import { DEFAULT_MAX_BODY_BYTES, limitBody, parseJsonBody } from './json-body.ts';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  isJsonContentType,
+  limitBody,
+  parseJsonBody,
+} from './json-body.ts';
 
 const schema = z.object({ input: z.string().min(1), count: z.number().optional() });
 
@@ -38,6 +45,10 @@ describe('parseJsonBody', () => {
     'application/json; charset=utf-8',
     'APPLICATION/JSON',
     'application/vnd.api+json',
+    'application/json; charset=UTF-8',
+    'application/json;charset="utf-8"',
+    'application/json; charset=utf8',
+    'application/vnd.api+json; Charset="UTF8"',
   ])('accepts the JSON media type %s', async (contentType) => {
     const response = await post(createApp(), '{"input":"x"}', { 'content-type': contentType });
     expect(response.status).toBe(200);
@@ -51,6 +62,29 @@ describe('parseJsonBody', () => {
     const response = await post(createApp(), '{"input":"x"}', { 'content-type': contentType });
     expect(response.status).toBe(415);
     expect(await errorOf(response)).toMatchObject({ code: 'unsupported_media_type' });
+  });
+
+  it.each([
+    ['application/json; charset=iso-8859-1', 'iso-8859-1'],
+    ['application/json; charset="utf-16"', 'utf-16'],
+    ['application/vnd.api+json; CHARSET=windows-1252', 'windows-1252'],
+    ['application/json; charset=utf-8; charset=latin1', 'latin1'],
+  ])('answers 415 saying only UTF-8 is taken for %s', async (contentType, charset) => {
+    const response = await post(createApp(), '{"input":"x"}', { 'content-type': contentType });
+    expect(response.status).toBe(415);
+    expect(await errorOf(response)).toEqual({
+      code: 'unsupported_media_type',
+      message: `JSON is taken in UTF-8 only, got charset ${charset}`,
+    });
+  });
+
+  it('keeps the plain 415 message for a type that is not JSON, whatever its charset', async () => {
+    const contentType = 'text/plain; charset=latin1';
+    const response = await post(createApp(), '{"input":"x"}', { 'content-type': contentType });
+    expect(await errorOf(response)).toEqual({
+      code: 'unsupported_media_type',
+      message: `Content-Type must be application/json, got ${contentType}`,
+    });
   });
 
   it('answers 415 without a content type', async () => {
@@ -77,6 +111,20 @@ describe('parseJsonBody', () => {
     const error = await errorOf(response);
     expect(error.code).toBe('invalid_input');
     expect(error.message).toMatch(/^count: /);
+  });
+});
+
+describe('isJsonContentType', () => {
+  it.each([
+    ['application/json', true],
+    ['application/json; charset=utf-8', true],
+    ['application/problem+json; charset="UTF-8"', true],
+    ['application/json; charset=us-ascii', false],
+    ['application/json; charset=iso-8859-1', false],
+    ['text/plain; charset=utf-8', false],
+    [undefined, false],
+  ])('judges %s as %s', (contentType, expected) => {
+    expect(isJsonContentType(contentType)).toBe(expected);
   });
 });
 
@@ -113,6 +161,8 @@ describe('limitBody', () => {
       duplex: 'half',
     } as RequestInit);
     expect(response.status).toBe(413);
+    // Counting stopped at the limit: the rest of the body was never read.
+    expect(response.headers.get('connection')).toBe('close');
   });
 
   it('lets a body at the limit through', async () => {
@@ -120,5 +170,61 @@ describe('limitBody', () => {
     expect(body.length).toBe(100);
     const response = await post(createApp(100), body, { 'content-length': '100' });
     expect(response.status).toBe(200);
+  });
+});
+
+describe('limitBody over a real socket', () => {
+  const servers: TestServer[] = [];
+
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+
+  /**
+   * Sends `raw` on a fresh connection; resolves with the answer's head once the whole answer is
+   * in, and `ended` resolves once the server ends the connection.
+   */
+  async function exchange(raw: string): Promise<{ head: string; ended: Promise<void> }> {
+    const running = await serve(createApp(100));
+    servers.push(running);
+    const url = new URL(running.url);
+    const socket = connect(Number(url.port), url.hostname);
+    const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.on('error', () => undefined);
+    socket.write(raw.replace('{host}', url.host));
+    let text = '';
+    const head = await new Promise<string>((resolve, reject) => {
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => {
+        text += chunk;
+        const end = text.indexOf('\r\n\r\n');
+        if (end === -1) return;
+        const length = Number(/\r\ncontent-length: (\d+)/i.exec(text)?.[1]);
+        if (text.length >= end + 4 + length) resolve(text.slice(0, end).toLowerCase());
+      });
+      socket.once('close', () => reject(new Error(`connection ended, got ${text}`)));
+    });
+    return { head, ended };
+  }
+
+  it('answers a chunked body over the limit with Connection: close, then ends the connection', async () => {
+    const chunk = `{"input":"${'x'.repeat(200)}"}`;
+    const { head, ended } = await exchange(
+      'POST /echo HTTP/1.1\r\nhost: {host}\r\ncontent-type: application/json\r\n' +
+        `transfer-encoding: chunked\r\n\r\n${chunk.length.toString(16)}\r\n${chunk}\r\n0\r\n\r\n`,
+    );
+    expect(head).toMatch(/^http\/1\.1 413 /);
+    expect(head).toContain('\r\nconnection: close');
+    await ended;
+  });
+
+  it('keeps the connection of a declared body over the limit, which is read to its end', async () => {
+    const body = `{"input":"${'x'.repeat(200)}"}`;
+    const { head } = await exchange(
+      'POST /echo HTTP/1.1\r\nhost: {host}\r\ncontent-type: application/json\r\n' +
+        `content-length: ${body.length}\r\n\r\n${body}`,
+    );
+    expect(head).toMatch(/^http\/1\.1 413 /);
+    expect(head).toContain('\r\nconnection: keep-alive');
   });
 });

@@ -14,6 +14,8 @@ import { requestHeader } from './request-header.ts';
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
+const CHARSET_PARAMETER = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/gi;
+const UTF8_CHARSET = /^utf-?8$/i;
 
 /**
  * Whether a request's declared body length is over `maxBytes`: from `Content-Length` alone, or
@@ -27,10 +29,16 @@ export function declaredBodyOverLimit(context: Context, maxBytes: number): boole
   return Number(length) > maxBytes;
 }
 
-/** Middleware that answers 413 `payload_too_large` when the body is over `maxBytes`. */
+/**
+ * Middleware that answers 413 `payload_too_large` when the body is over `maxBytes`; when that is
+ * found while counting a streamed body, the answer closes the connection (see
+ * {@link PayloadTooLargeError}).
+ */
 export function limitBody(maxBytes: number = DEFAULT_MAX_BODY_BYTES): MiddlewareHandler {
   const tooLarge = () => errorResponse(new PayloadTooLargeError(maxBytes));
-  const counting = bodyLimit({ maxSize: maxBytes, onError: tooLarge });
+  // Counting stops at the limit, before the body's end: its rest would be read as a next request.
+  const tooLargeUnread = () => errorResponse(new PayloadTooLargeError(maxBytes, true));
+  const counting = bodyLimit({ maxSize: maxBytes, onError: tooLargeUnread });
   return async function limitBodySize(context, next) {
     // A declared length is checked from the header alone: hono's bodyLimit first touches the
     // body stream, which turns @hono/node-server's fast body read off for the handler.
@@ -50,11 +58,35 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
   return `${path}: ${issue.message}`;
 }
 
-/** Whether a `Content-Type` names JSON (`application/json` or `application/*+json`). */
+/** The media type of a `Content-Type`, without its parameters. */
+function mediaTypeOf(contentType: string): string {
+  const semicolon = contentType.indexOf(';');
+  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim();
+}
+
+/**
+ * The charset a `Content-Type` names other than UTF-8 (`utf-8` or `utf8`, in any case, quoted or
+ * not), or undefined when it names none or only UTF-8.
+ */
+function nonUtf8Charset(contentType: string): string | undefined {
+  for (const match of contentType.matchAll(CHARSET_PARAMETER)) {
+    const charset = match[1] ?? match[2] ?? '';
+    if (!UTF8_CHARSET.test(charset)) return charset;
+  }
+  return undefined;
+}
+
+/**
+ * Whether a `Content-Type` names JSON (`application/json` or `application/*+json`) in UTF-8: a
+ * `charset` other than UTF-8 is refused, since JSON between systems is UTF-8 (RFC 8259 8.1).
+ */
 export function isJsonContentType(contentType: string | undefined): boolean {
-  if (contentType === 'application/json') return true;
-  const mediaType = contentType?.split(';')[0]?.trim() ?? '';
-  return JSON_MEDIA_TYPE.test(mediaType);
+  // The usual headers, on the hot path, with a plain compare.
+  if (contentType === 'application/json' || contentType === 'application/json; charset=utf-8') {
+    return true;
+  }
+  if (contentType === undefined || !JSON_MEDIA_TYPE.test(mediaTypeOf(contentType))) return false;
+  return nonUtf8Charset(contentType) === undefined;
 }
 
 /**
@@ -81,15 +113,21 @@ export function parseJsonText<TSchema extends z.ZodType>(
 
 /**
  * Reads the request body as JSON and parses it with `schema`: 415 when the content type is not
- * JSON, 400 `invalid_json` when it does not parse, 400 `invalid_input` naming the field when it
- * does not match. Pair it with {@link limitBody} for the size limit.
+ * JSON or names a charset other than UTF-8, 400 `invalid_json` when it does not parse, 400
+ * `invalid_input` naming the field when it does not match. Pair it with {@link limitBody} for the
+ * size limit.
  */
 export async function parseJsonBody<TSchema extends z.ZodType>(
   context: Context,
   schema: TSchema,
 ): Promise<z.output<TSchema>> {
   const contentType = requestHeader(context, 'content-type');
-  if (!isJsonContentType(contentType)) throw new UnsupportedMediaTypeError(contentType);
+  if (!isJsonContentType(contentType)) {
+    const json = contentType !== undefined && JSON_MEDIA_TYPE.test(mediaTypeOf(contentType));
+    // JSON refused for its charset says so.
+    const charset = json ? nonUtf8Charset(contentType) : undefined;
+    throw new UnsupportedMediaTypeError(contentType, charset);
+  }
   let text: string;
   try {
     text = await context.req.text();

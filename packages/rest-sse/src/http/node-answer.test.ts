@@ -2,12 +2,13 @@ import {
   Agent,
   createServer,
   request as httpRequest,
+  type IncomingMessage,
   type Server,
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { writeAnswer } from './node-answer.ts';
+import { hasPlainJsonBody, writeAnswer } from './node-answer.ts';
 
 /** A node:http server on 127.0.0.1 whose requests go to `handle`; closed after each test. */
 let servers: ReturnType<typeof createServer>[] = [];
@@ -48,6 +49,22 @@ function post(url: string): Promise<{ status: number; body: string }> {
 }
 
 const afterImmediate = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('hasPlainJsonBody', () => {
+  const requestWith = (headers: IncomingMessage['headers']) => ({ headers }) as IncomingMessage;
+
+  it.each([
+    ['application/json', true],
+    ['application/json; charset=UTF-8', true],
+    ['application/json; charset="utf8"', true],
+    ['application/json; charset=iso-8859-1', false],
+    ['application/json; charset=utf-16', false],
+    ['text/plain', false],
+  ])('leaves a body declared as %s to the Hono route unless it is UTF-8 JSON', (type, plain) => {
+    const request = requestWith({ 'content-type': type, 'content-length': '13' });
+    expect(hasPlainJsonBody(request, 100)).toBe(plain);
+  });
+});
 
 describe('writeAnswer', () => {
   it('writes the answer once the event loop has read what is ready, not at once', async () => {

@@ -138,6 +138,33 @@ const cases: Array<[string, Sent, boolean]> = [
     true,
   ],
   [
+    'a JSON body declared as UTF-8 in other words',
+    {
+      path: '/echo/invoke',
+      headers: { 'content-type': 'application/json; Charset="UTF8"' },
+      body: '{"input":"x"}',
+    },
+    true,
+  ],
+  [
+    'a JSON body in a charset other than UTF-8',
+    {
+      path: '/echo/invoke',
+      headers: { 'content-type': 'application/json; charset=iso-8859-1' },
+      body: '{"input":"x"}',
+    },
+    false,
+  ],
+  [
+    'a JSON stream in a charset other than UTF-8',
+    {
+      path: '/echo/stream',
+      headers: { 'content-type': 'application/json; charset=utf-16' },
+      body: '{"input":"x"}',
+    },
+    false,
+  ],
+  [
     'a body that is not JSON',
     { path: '/echo/invoke', headers: { 'content-type': 'text/plain' }, body: 'x' },
     false,

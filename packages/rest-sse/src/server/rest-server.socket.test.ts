@@ -1,3 +1,4 @@
+import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { defineAgent } from '@agentport/core';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
@@ -221,6 +222,77 @@ describe('over a real socket', () => {
     });
     const events = eventsOf(await readSSE(response));
     expect(events.map((event) => event.event)).toEqual(['text-delta', 'text-delta', 'done']);
+  });
+});
+
+describe('request bodies over a real socket', () => {
+  it.each([
+    ['iso-8859-1', Buffer.from('{"input":"caf\xe9"}', 'latin1')],
+    ['utf-16', Buffer.from('{"input":"café"}', 'utf16le')],
+  ])(
+    'refuses a JSON body in %s with 415 rather than reading it as UTF-8',
+    async (charset, body) => {
+      const url = await start(createRestServer().register('echo', createEchoAgent()));
+      for (const action of ['invoke', 'stream']) {
+        const response = await fetch(`${url}/echo/${action}`, {
+          method: 'POST',
+          headers: { 'content-type': `application/json; charset=${charset}` },
+          body,
+        });
+        expect(response.status).toBe(415);
+        expect(await response.json()).toEqual({
+          error: {
+            code: 'unsupported_media_type',
+            message: `JSON is taken in UTF-8 only, got charset ${charset}`,
+          },
+        });
+      }
+    },
+  );
+
+  it('closes the connection of a 413 for a chunked body, so the next request takes a new one', async () => {
+    const url = await start(
+      createRestServer({ maxBodyBytes: 100 }).register('echo', createEchoAgent()),
+    );
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (body: string, chunked: boolean) =>
+      new Promise<{ status: number; connection: string | undefined; text: string }>(
+        (resolve, reject) => {
+          const headers: Record<string, string | number> = json;
+          const sent = httpRequest(`${url}/echo/invoke`, {
+            method: 'POST',
+            agent,
+            headers: chunked ? headers : { ...headers, 'content-length': Buffer.byteLength(body) },
+          });
+          sent.on('response', (response) => {
+            let text = '';
+            response.setEncoding('utf8');
+            response.on('data', (chunk: string) => {
+              text += chunk;
+            });
+            response.on('end', () =>
+              resolve({
+                status: response.statusCode ?? 0,
+                connection: response.headers.connection,
+                text,
+              }),
+            );
+          });
+          sent.on('error', reject);
+          if (chunked) sent.write(body.slice(0, 10));
+          sent.end(chunked ? body.slice(10) : body);
+        },
+      );
+    try {
+      // Far over the limit, so that most of it is still unread when the 413 goes out.
+      const refused = await send(JSON.stringify({ input: 'x'.repeat(2_000_000) }), true);
+      expect(refused.status).toBe(413);
+      expect(refused.connection).toBe('close');
+      const next = await send(JSON.stringify({ input: 'next' }), false);
+      expect(next).toMatchObject({ status: 200, text: '{"result":"next"}' });
+    } finally {
+      agent.destroy();
+    }
   });
 });
 
