@@ -10,7 +10,7 @@ import {
   createUnserialisableAgent,
   createWaitingAgent,
 } from '../test-support/agents.ts';
-import { serve, type TestServer } from '../test-support/serve.ts';
+import { readAnswer, serve, type TestServer } from '../test-support/serve.ts';
 import { parseSSE } from '../test-support/sse.ts';
 import { streamOnNode } from './node-actions.ts';
 import { createRestServer, type RestServer } from './rest-server.ts';
@@ -49,25 +49,21 @@ function send(base: string, sent: Sent): Promise<Answer> {
       method: sent.method ?? 'POST',
       headers,
     });
-    request.on('response', (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        text += chunk;
-      });
-      response.on('end', () =>
+    request.on('response', (answer) => {
+      readAnswer(answer).then(({ response, text }) => {
+        const contentType = response.headers['content-type'];
         resolve({
           status: response.statusCode ?? 0,
-          contentType: response.headers['content-type']?.toLowerCase(),
+          contentType: contentType?.toLowerCase(),
           allow: response.headers.allow,
           body:
             text === ''
               ? undefined
-              : response.headers['content-type']?.startsWith('text/event-stream')
+              : contentType?.startsWith('text/event-stream')
                 ? text
                 : JSON.parse(text),
-        }),
-      );
+        });
+      }, reject);
     });
     request.on('error', reject);
     if (sent.chunked) {

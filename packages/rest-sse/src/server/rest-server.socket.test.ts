@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWaitingAgent } from '../test-support/agents.ts';
-import { serve, type TestServer } from '../test-support/serve.ts';
+import { readAnswer, serve, type TestServer } from '../test-support/serve.ts';
 import { eventsOf, parseSSE, readSSE } from '../test-support/sse.ts';
 import { createRestServer } from './rest-server.ts';
 
@@ -264,19 +264,11 @@ describe('request bodies over a real socket', () => {
             agent,
             headers: chunked ? headers : { ...headers, 'content-length': Buffer.byteLength(body) },
           });
-          sent.on('response', (response) => {
-            let text = '';
-            response.setEncoding('utf8');
-            response.on('data', (chunk: string) => {
-              text += chunk;
-            });
-            response.on('end', () =>
-              resolve({
-                status: response.statusCode ?? 0,
-                connection: response.headers.connection,
-                text,
-              }),
-            );
+          sent.on('response', (answer) => {
+            readAnswer(answer).then(({ response, text }) => {
+              const { connection } = response.headers;
+              resolve({ status: response.statusCode ?? 0, connection, text });
+            }, reject);
           });
           sent.on('error', reject);
           if (chunked) sent.write(body.slice(0, 10));

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { type FetchApp, listen } from '../http/listen.ts';
 
 /** A server for one test on 127.0.0.1 and a free port; `close` stops it. */
@@ -34,4 +35,19 @@ export async function serve(
       await stopped;
     },
   };
+}
+
+/** A Node HTTP answer read to its end: the response (status, headers) and its body as text. */
+export function readAnswer(
+  response: IncomingMessage,
+): Promise<{ response: IncomingMessage; text: string }> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => {
+      text += chunk;
+    });
+    response.on('end', () => resolve({ response, text }));
+    response.on('error', reject);
+  });
 }
