@@ -245,6 +245,31 @@ describe('createA2ASdkServer', () => {
     expect(await rest.json()).toMatchObject({ error: { code: 413, status: 'INVALID_ARGUMENT' } });
   });
 
+  it('closes the connection of a 413 found by counting a body of no declared length', async () => {
+    const { app } = createA2ASdkServer(createEchoAgent(), config, { bodyLimit: 64 });
+    const body = JSON.stringify({ padding: 'x'.repeat(200) });
+    for (const path of ['/jsonrpc', '/rest/message:send']) {
+      // Counting stops at the limit: the rest of the body would be read as a next request.
+      const counted = await app.request(path, { method: 'POST', headers: V1, body });
+      expect([path, counted.status, counted.headers.get('connection')]).toEqual([
+        path,
+        413,
+        'close',
+      ]);
+      // A declared length is refused from the header; Node drains the body, the connection stays.
+      const declared = await app.request(path, {
+        method: 'POST',
+        headers: { ...V1, 'content-length': String(body.length) },
+        body,
+      });
+      expect([path, declared.status, declared.headers.get('connection')]).toEqual([
+        path,
+        413,
+        null,
+      ]);
+    }
+  });
+
   it('without legacy compatibility, serves the v1.0 card to everyone and refuses v0.3 calls', async () => {
     const { app } = createA2ASdkServer(createEchoAgent(), config, { legacyCompat: false });
     const cardResponse = await app.request('/.well-known/agent-card.json');

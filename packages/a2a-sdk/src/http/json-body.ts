@@ -66,10 +66,19 @@ export async function readJsonBody(c: Context, options: { strict: boolean }): Pr
 
 /**
  * Refuses bodies over `maxSize` bytes: from `Content-Length` when given (cheap), else by
- * counting the streamed bytes with Hono's `bodyLimit`.
+ * counting the streamed bytes with Hono's `bodyLimit`. Counting stops at the limit, before the
+ * body's end, so that answer says `Connection: close`: the rest of the body would be read as a
+ * next request, and the server ends the connection.
  */
 export function limitBody(maxSize: number, onError: (c: Context) => Response): MiddlewareHandler {
-  const streaming = bodyLimit({ maxSize, onError });
+  const streaming = bodyLimit({
+    maxSize,
+    onError: (c) => {
+      const refused = onError(c);
+      refused.headers.set('connection', 'close');
+      return refused;
+    },
+  });
   return async (c, next) => {
     const contentLength = requestHeader(c, 'content-length');
     if (contentLength !== undefined) {
