@@ -173,6 +173,39 @@ describe('createA2ASdkServer', () => {
     });
   });
 
+  it('refuses JSON declared in a charset other than UTF-8 on every binding, and takes UTF-8', async () => {
+    const { app } = createA2ASdkServer(createEchoAgent(), config);
+    const bytes = (text: string, encoding: BufferEncoding) =>
+      new Uint8Array(Buffer.from(text, encoding));
+    const latin1 = bytes(
+      '{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"caf\u00e9"}]}}}',
+      'latin1',
+    );
+    const send = (path: string, charset: string, body: Uint8Array<ArrayBuffer>, version = '1.0') =>
+      app.request(path, {
+        method: 'POST',
+        headers: { 'content-type': `application/json; charset=${charset}`, 'A2A-Version': version },
+        body,
+      });
+    const reason = 'Unsupported charset "iso-8859-1": JSON is taken in UTF-8 only.';
+    const rpc = await send('/jsonrpc', 'iso-8859-1', latin1);
+    expect(await rpc.json()).toMatchObject({ error: { code: -32700, message: reason } });
+    const restBody = bytes(
+      '{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"caf\u00e9"}]}}',
+      'latin1',
+    );
+    const rest = await send('/rest/message:send', 'iso-8859-1', restBody);
+    expect(rest.status).toBe(400);
+    expect(await rest.json()).toMatchObject({ error: { message: reason } });
+    const legacy = await send('/rest/v1/message:send', 'iso-8859-1', restBody, '0.3');
+    expect(legacy.status).toBe(400);
+    expect(await legacy.json()).toMatchObject({ code: -32700, message: reason });
+    // Declared as UTF-8 (any spelling), the same text is taken as sent.
+    const utf8 = bytes(Buffer.from(latin1).toString('latin1'), 'utf8');
+    const taken = await send('/jsonrpc', '"UTF8"', utf8);
+    expect(JSON.stringify(await taken.json())).toContain('café');
+  });
+
   it('refuses a message nested past what an answer can carry, and lists tasks afterwards', async () => {
     const { app } = createA2ASdkServer(createEchoAgent(), config, { bodyLimit: 1024 * 1024 });
     const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;

@@ -20,9 +20,22 @@ export const TOO_DEEP = `The body nests deeper than ${MAX_BODY_DEPTH} levels.`;
  */
 export type JsonBody =
   | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly tooDeep: boolean };
+  | { readonly ok: false; readonly tooDeep: boolean; readonly reason: string };
 
-const NOT_JSON: JsonBody = { ok: false, tooDeep: false };
+const NOT_JSON: JsonBody = { ok: false, tooDeep: false, reason: 'Invalid JSON payload.' };
+
+/** A `charset` parameter's value, unquoted. */
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
+
+/**
+ * Why a body declared in a charset other than UTF-8 is refused, or undefined: JSON between systems
+ * is UTF-8 (RFC 8259 8.1), and decoding it as UTF-8 anyway would change what was sent.
+ */
+function unsupportedCharset(contentType: string | undefined): string | undefined {
+  const charset = contentType === undefined ? undefined : CHARSET.exec(contentType)?.[1];
+  if (charset === undefined || /^utf-?8$/i.test(charset)) return undefined;
+  return `Unsupported charset "${charset}": JSON is taken in UTF-8 only.`;
+}
 
 /** The media type of a Content-Type header, lower-cased, or undefined when there is none. */
 export function mediaTypeOf(contentType: string | undefined): string | undefined {
@@ -45,10 +58,13 @@ function hasBody(c: Context): boolean {
 /**
  * Reads a JSON body like `express.json()`: no body gives `undefined`, an empty body `{}`, and
  * invalid JSON (or, when `strict`, a top-level value that is not an object or array) a failure;
- * so does JSON nested deeper than {@link MAX_BODY_DEPTH} (`tooDeep`).
+ * so do JSON nested deeper than {@link MAX_BODY_DEPTH} (`tooDeep`) and a body declared in a
+ * charset other than UTF-8 (as `express.json()` refuses one); `reason` says which.
  */
 export async function readJsonBody(c: Context, options: { strict: boolean }): Promise<JsonBody> {
   if (!hasBody(c)) return { ok: true, value: undefined };
+  const charset = unsupportedCharset(requestHeader(c, 'content-type'));
+  if (charset !== undefined) return { ok: false, tooDeep: false, reason: charset };
   const text = await c.req.text();
   if (text.length === 0) return { ok: true, value: {} };
   if (options.strict) {
@@ -61,7 +77,9 @@ export async function readJsonBody(c: Context, options: { strict: boolean }): Pr
   } catch {
     return NOT_JSON;
   }
-  return nestsWithin(value, MAX_BODY_DEPTH) ? { ok: true, value } : { ok: false, tooDeep: true };
+  return nestsWithin(value, MAX_BODY_DEPTH)
+    ? { ok: true, value }
+    : { ok: false, tooDeep: true, reason: TOO_DEEP };
 }
 
 /**

@@ -136,7 +136,7 @@ export function createJsonRpcHandler(options: JsonRpcRouteOptions): Handler {
     if (!parsed.ok) {
       const error = parsed.tooDeep
         ? { code: A2A_ERROR_CODE.INVALID_REQUEST, message: TOO_DEEP }
-        : { code: A2A_ERROR_CODE.PARSE_ERROR, message: 'Invalid JSON payload.' };
+        : { code: A2A_ERROR_CODE.PARSE_ERROR, message: parsed.reason };
       return c.json(envelope(null, error), 200);
     }
     const body = parsed.value;

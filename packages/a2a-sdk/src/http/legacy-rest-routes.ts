@@ -103,7 +103,7 @@ export function registerLegacyRestRoutes(rest: Hono<RestEnv>, options: RestRoute
       if (!parsed.ok) {
         const error = parsed.tooDeep
           ? LegacyA2AError.invalidRequest(TOO_DEEP)
-          : LegacyA2AError.parseError('Invalid JSON payload.');
+          : LegacyA2AError.parseError(parsed.reason);
         return c.json(toLegacyHTTPError(error), 400, LEGACY_JSON);
       }
       c.set('body', parsed.value);

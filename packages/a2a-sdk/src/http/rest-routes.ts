@@ -21,7 +21,7 @@ import { type ServerCallContext, validateVersion } from '@a2a-js/sdk/server';
 import type { Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { buildCallContext, extensionHeaders } from './call-context.ts';
-import { mediaTypeOf, readJsonBody, TOO_DEEP } from './json-body.ts';
+import { mediaTypeOf, readJsonBody } from './json-body.ts';
 import { requestHeader } from './request-header.ts';
 import type { RestEnv, RestRouteOptions } from './rest-env.ts';
 import { parseHistoryLength, parseIncludeArtifacts, parseListTasksQuery } from './rest-query.ts';
@@ -101,8 +101,7 @@ export function registerRestRoutes(rest: Hono<RestEnv>, options: RestRouteOption
     if (!c.get('bodyRead') && mediaType !== undefined) {
       const parsed = await readJsonBody(c, { strict: false });
       if (!parsed.ok) {
-        const reason = parsed.tooDeep ? TOO_DEEP : 'Invalid JSON payload.';
-        return restErrorResponse(c, new RequestMalformedError(reason));
+        return restErrorResponse(c, new RequestMalformedError(parsed.reason));
       }
       c.set('body', parsed.value);
       c.set('bodyRead', true);
