@@ -23,6 +23,7 @@ export {
   parseJsonText,
 } from './http/json-body.ts';
 export {
+  answerUnservable,
   type FetchApp,
   type ListenAddress,
   ListenError,

@@ -63,9 +63,13 @@ export class ListenError extends AgentPortError {
 /**
  * The answer to a request the app never saw: one Node parsed but no `Request` can be made of (a
  * `Host` with a space, a backslash in the path) is a JSON 400 `bad_request`, not an empty one;
- * an app that throws instead of answering (Hono apps answer their own errors) a JSON 500.
+ * an app that throws instead of answering (Hono apps answer their own errors) a JSON 500. The
+ * `errorHandler` of @hono/node-server's `getRequestListener` in `listen`, for other listeners too.
+ *
+ * @example
+ * const listener = getRequestListener(app.fetch, { errorHandler: answerUnservable });
  */
-function answerUnservable(error: unknown): Response {
+export function answerUnservable(error: unknown): Response {
   if (error instanceof RequestError) {
     return errorResponse(
       new AgentPortError({
