@@ -19,7 +19,7 @@ import {
 } from './compare-figures.ts';
 import { splitCpus } from './environment.ts';
 import { checkAndWarmUp, succeeded } from './measure.ts';
-import { ECHO_INPUT, STREAM_INPUT } from './scenarios.ts';
+import { A2A_HEADERS, ECHO_INPUT, jsonRpcBody, STREAM_INPUT } from './scenarios.ts';
 import { formatNumber, textTable } from './table.ts';
 import { hasWrk, runWrk } from './wrk.ts';
 
@@ -66,8 +66,13 @@ const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: '
 const cpuMs = (pid: number) =>
   cpuMsOfStat(readFileSync(`/proc/${pid}/stat`, 'utf8'), ticksPerSecond);
 
-function bodyFor(path: string): string {
-  return JSON.stringify({ input: path.endsWith('/stream') ? STREAM_INPUT : ECHO_INPUT });
+/** What wrk sends to a route: a JSON-RPC SendMessage to `/jsonrpc`, else an `{ input }` body. */
+function requestFor(url: string, path: string) {
+  if (path.endsWith('/jsonrpc')) {
+    return { url: `${url}${path}`, body: jsonRpcBody('SendMessage'), headers: A2A_HEADERS };
+  }
+  const input = path.endsWith('/stream') ? STREAM_INPUT : ECHO_INPUT;
+  return { url: `${url}${path}`, body: JSON.stringify({ input }) };
 }
 
 async function compare(args: CompareArgs): Promise<void> {
@@ -90,18 +95,17 @@ async function compare(args: CompareArgs): Promise<void> {
       const head = await startChild('gateway', { cpus: serverCpus });
       servers.push(head);
       for (const path of args.paths) {
-        const body = bodyFor(path);
         for (const server of servers) {
-          await checkAndWarmUp({ url: `${server.url}${path}`, body }, succeeded, wrk, 2);
+          await checkAndWarmUp(requestFor(server.url, path), succeeded, wrk, 2);
         }
         const route = runs.get(path) as { base: SideRun[]; head: SideRun[] };
         for (let round = 0; round < args.rounds; round += 1) {
           for (const server of round % 2 === 0 ? [base, head] : [head, base]) {
             const before = cpuMs(server.pid);
-            const run = await runWrk(
-              { url: `${server.url}${path}`, body },
-              { ...wrk, seconds: args.seconds },
-            );
+            const run = await runWrk(requestFor(server.url, path), {
+              ...wrk,
+              seconds: args.seconds,
+            });
             if (run.errors > 0) throw new Error(`${run.errors} requests to ${path} failed`);
             (server === base ? route.base : route.head).push({
               cpuUsPerRequest: ((cpuMs(server.pid) - before) * 1000) / run.requests,
