@@ -26,6 +26,7 @@ import type { Logger } from 'pino';
 import { accessLog, closedStatus, logRequest } from './access-log.ts';
 import { apiKeyAuth, createKeyCheck, isPublicPath } from './auth.ts';
 import { renderDocsPage } from './docs-page.ts';
+import { createNodeRoute, mayTakeOnNode } from './node-routes.ts';
 import { createOpenApiDocument, listRoutes } from './openapi.ts';
 import { chooseRequestId, REQUEST_ID_HEADER, requestIds } from './request-id.ts';
 import { describeRoute } from './route-docs.ts';
@@ -69,7 +70,8 @@ export interface Gateway {
   readonly shuttingDown: boolean;
   /**
    * The Node fast path for `POST /agents/{name}/invoke`, `/stream` and `/tasks` (and the default
-   * agent's `POST /tasks`): answers them on Node's request and response without Hono, with the
+   * agent's `POST /tasks`), and for `POST /a2a/{name}/jsonrpc` (served by that agent's SDK app
+   * alone): answers them on Node's request and response without the gateway's app, with the
    * same answers, request id, key check and access log line as `app`, and returns false for
    * anything else (and for every request while shutting down or with CORS on), which `app` then
    * serves. Give it to `listen` as `handleNode`; `agentport serve` does.
@@ -80,11 +82,6 @@ export interface Gateway {
 }
 
 const OPS_ROUTES = ['/healthz', '/readyz', '/openapi.json', '/docs'];
-const REST_MOUNT = '/agents';
-const REST_MOUNT_SLASH = `${REST_MOUNT}/`;
-const TASKS_ROUTE = '/tasks';
-const INVOKE_SUFFIX = '/invoke';
-const STREAM_SUFFIX = '/stream';
 
 /**
  * Every route the gateway answers: the app's own, plus the REST/SSE routes of each agent (the
@@ -315,40 +312,22 @@ export function createGateway(options: GatewayOptions): Gateway {
   const corsOn = options.cors !== undefined && options.cors !== false;
   const checkKey = secured ? createKeyCheck(options.apiKeys as string[]) : undefined;
   const { logger } = options;
-  const defaultTasks = a2aHttp.get(defaultAgent) as A2AHttpServer;
-
-  /** The Node fast path a URL goes to: a2a-http's task creates, or rest-sse's invokes and streams. */
-  function answerOnNode(
-    request: IncomingMessage,
-    response: ServerResponse,
-    url: string,
-    headers: Record<string, string>,
-  ): boolean {
-    if (url.startsWith(TASKS_ROUTE))
-      return defaultTasks.handleNode(request, response, url, headers);
-    if (!url.startsWith(REST_MOUNT_SLASH)) return false;
-    const underMount = url.slice(REST_MOUNT.length);
-    const slash = underMount.indexOf('/', 1);
-    const tail = slash === -1 ? '' : underMount.slice(slash);
-    if (tail.startsWith(TASKS_ROUTE)) {
-      const server = a2aHttp.get(underMount.slice(1, slash));
-      return server?.handleNode(request, response, tail, headers) ?? false;
-    }
-    return rest.handleNode(request, response, underMount, headers);
-  }
+  const answerOnNode = createNodeRoute({
+    rest,
+    a2aHttp,
+    defaultTasks: a2aHttp.get(defaultAgent) as A2AHttpServer,
+    a2aSdk,
+    shuttingDown: () => shuttingDown,
+  });
 
   function handleNode(request: IncomingMessage, response: ServerResponse): boolean {
     const { url } = request;
     // CORS headers, 503s and 401s come from the app's middleware: those requests go there.
     if (shuttingDown || corsOn || url === undefined || request.method !== 'POST') return false;
-    // JSON-RPC and the rest leave before any work (a key digest, a request id).
+    // Every other route leaves before any work (a key digest, a request id).
     const mark = url.indexOf('?');
     const path = mark === -1 ? url : url.slice(0, mark);
-    if (
-      !(path.endsWith(INVOKE_SUFFIX) || path.endsWith(STREAM_SUFFIX) || path.endsWith(TASKS_ROUTE))
-    ) {
-      return false;
-    }
+    if (!mayTakeOnNode(path)) return false;
     if (
       checkKey?.(incomingHeader(request, 'authorization'), incomingHeader(request, 'x-api-key'))
         .valid === false

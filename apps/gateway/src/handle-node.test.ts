@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { listen } from '@agentport/rest-sse';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -126,11 +127,79 @@ describe('Gateway.handleNode', () => {
     expect(fast.taken).toEqual([true, true, true, true, true, true]);
   });
 
+  it("answers the official SDK surface's JSON-RPC calls as the app does, streams included", async () => {
+    const fast = await start();
+    const app = await start({}, false);
+    const mask = (text: string) =>
+      text
+        .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>')
+        .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '<time>');
+    const call = async (url: string, path: string, body: string) => {
+      const response = await fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+        body,
+      });
+      return {
+        status: response.status,
+        contentType: response.headers.get('content-type')?.toLowerCase(),
+        hasRequestId: response.headers.has('x-request-id'),
+        body: mask(await response.text()),
+      };
+    };
+    const message = { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'one two' }] };
+    const rpc = (method: string, params: unknown) =>
+      JSON.stringify({ jsonrpc: '2.0', id: 7, method, params });
+    const calls: Array<[string, string]> = [
+      ['/a2a/echo/jsonrpc', rpc('SendMessage', { message })],
+      ['/a2a/echo/jsonrpc', rpc('SendStreamingMessage', { message })],
+      ['/a2a/echo/jsonrpc', rpc('GetTask', { id: 'nope' })],
+      ['/a2a/echo/jsonrpc', rpc('NoSuchMethod', {})],
+      ['/a2a/echo/jsonrpc', '{"jsonrpc":'],
+      ['/a2a/nobody/jsonrpc', rpc('SendMessage', { message })],
+      ['/a2a/echo/rest/message:send', JSON.stringify({ message })],
+    ];
+    for (const [path, body] of calls) {
+      const [viaNode, viaApp] = await Promise.all([
+        call(fast.url, path, body),
+        call(app.url, path, body),
+      ]);
+      expect([path, viaNode]).toEqual([path, viaApp]);
+      expect(viaNode.hasRequestId).toBe(true);
+    }
+    // The agents' JSON-RPC endpoints are taken here; unknown agents and other routes are the app's.
+    expect(fast.taken).toEqual([true, true, true, true, true, false, false]);
+    // A request no URL can be made of is answered as `listen` answers it, on both paths.
+    const badHost = (url: string) =>
+      new Promise<number>((resolve, reject) => {
+        const { port } = new URL(url);
+        const sent = httpRequest({
+          host: '127.0.0.1',
+          port,
+          path: '/a2a/echo/jsonrpc',
+          method: 'POST',
+          headers: { host: 'a b', 'content-type': 'application/json' },
+        });
+        sent.on('response', (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        sent.on('error', reject);
+        sent.end(rpc('SendMessage', { message }));
+      });
+    expect([await badHost(fast.url), await badHost(app.url)]).toEqual([400, 400]);
+    const sent = await call(fast.url, '/a2a/echo/jsonrpc', rpc('SendMessage', { message }));
+    expect(JSON.parse(sent.body)).toMatchObject({ id: 7, result: { task: { id: '<id>' } } });
+  });
+
   it('leaves other routes to the app', async () => {
     const { url, taken } = await start();
     const health = await fetch(`${url}/healthz`);
     expect(await health.json()).toEqual({ status: 'ok' });
-    const rpc = await fetch(`${url}/a2a/echo/jsonrpc`, {
+    const card = await fetch(`${url}/a2a/echo/.well-known/agent-card.json`);
+    expect(await card.json()).toMatchObject({ name: 'echo' });
+    // A query or a trailing slash on the JSON-RPC endpoint: the app's (same answer, its routing).
+    const rpc = await fetch(`${url}/a2a/echo/jsonrpc/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
       body: JSON.stringify({
@@ -141,7 +210,7 @@ describe('Gateway.handleNode', () => {
       }),
     });
     expect(await rpc.json()).toMatchObject({ jsonrpc: '2.0', id: 1 });
-    expect(taken).toEqual([false, false]);
+    expect(taken).toEqual([false, false, false]);
   });
 
   it('streams REST/SSE calls as the app does, with the request id in the head', async () => {
@@ -238,6 +307,25 @@ describe('Gateway.handleNode', () => {
       const stream = entries.find((entry) => entry.requestId === 'sse');
       expect(stream, String(viaNode)).toMatchObject({ status: 200 });
       expect(stream.durationMs, String(viaNode)).toBeGreaterThanOrEqual(150);
+    }
+  });
+
+  it('closes the connection of a JSON-RPC answer written after shutdown began, as the app does', async () => {
+    for (const viaNode of [true, false]) {
+      const { url, gateway } = await start({}, viaNode);
+      const message = { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: '50 every 100ms' }] };
+      const answering = fetch(`${url}/a2a/ticker/jsonrpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message } }),
+      });
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      await gateway.shutdown();
+      const answer = await answering;
+      expect([viaNode, answer.headers.get('connection')]).toEqual([viaNode, 'close']);
+      expect(await answer.json()).toMatchObject({
+        result: { task: { status: { state: 'TASK_STATE_CANCELED' } } },
+      });
     }
   });
 
