@@ -62,6 +62,13 @@ function invoke(url: string, body: string, headers: Record<string, string> = {})
   });
 }
 
+/** Ids and timestamps differ between two gateways; everything else must not. */
+function mask(text: string): string {
+  return text
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>')
+    .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '<time>');
+}
+
 async function summary(response: Response) {
   return {
     status: response.status,
@@ -89,10 +96,6 @@ describe('Gateway.handleNode', () => {
   it('answers hand-rolled A2A creates, per agent and for the default agent, as the app does', async () => {
     const fast = await start();
     const app = await start({}, false);
-    const mask = (text: string) =>
-      text
-        .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>')
-        .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '<time>');
     const create = async (url: string, path: string, body: string) => {
       const response = await fetch(`${url}${path}`, {
         method: 'POST',
@@ -130,10 +133,6 @@ describe('Gateway.handleNode', () => {
   it("answers the official SDK surface's JSON-RPC calls as the app does, streams included", async () => {
     const fast = await start();
     const app = await start({}, false);
-    const mask = (text: string) =>
-      text
-        .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>')
-        .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '<time>');
     const call = async (url: string, path: string, body: string) => {
       const response = await fetch(`${url}${path}`, {
         method: 'POST',
