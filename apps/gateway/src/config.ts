@@ -87,15 +87,13 @@ const API_KEY = /^[\x21-\x7e]+$/;
 const MAX_TIMER_MS = 2_147_483_647;
 
 /** An http(s) base URL: a query or a fragment would end up in the middle of every URL made on it. */
-const baseUrlSchema = z
-  .url({ protocol: /^https?$/ })
-  .refine(
-    (url) => {
-      const { search, hash } = new URL(url);
-      return search === '' && hash === '';
-    },
-    { message: 'must not have a query or a fragment' },
-  );
+const baseUrlSchema = z.url({ protocol: /^https?$/ }).refine(
+  (url) => {
+    const { search, hash } = new URL(url);
+    return search === '' && hash === '';
+  },
+  { message: 'must not have a query or a fragment' },
+);
 
 /**
  * A CORS origin as browsers send it in `Origin`, `https://app.example.com` (no path, no trailing
