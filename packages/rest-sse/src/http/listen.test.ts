@@ -70,6 +70,50 @@ describe('listen', () => {
     await stopped;
   });
 
+  it("answers what Node's parser refuses in the JSON error shape, closing the connection", async () => {
+    const { controller, address, stopped } = start();
+    const { port } = await address;
+    const cases = [
+      ['NOT HTTP AT ALL\r\n\r\n', 400, 'bad_request'],
+      ['GET /ping HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n', 400, 'bad_request'],
+      [
+        `GET /ping HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+        431,
+        'headers_too_large',
+      ],
+    ] as const;
+    for (const [request, status, code] of cases) {
+      const answer = await sendRaw(port, request);
+      const head = answer.slice(0, answer.indexOf('\r\n\r\n'));
+      expect(head, code).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(head, code).toMatch(/\r\ncontent-type: application\/json; charset=utf-8\r\n/i);
+      expect(head, code).toMatch(/\r\nconnection: close(\r\n|$)/i);
+      const body = answer.slice(head.length + 4);
+      expect(head, code).toContain(`Content-Length: ${Buffer.byteLength(body)}`);
+      expect(JSON.parse(body), code).toMatchObject({ error: { code } });
+    }
+    // The server still serves.
+    expect(await (await fetch(`http://127.0.0.1:${port}/ping`)).text()).toBe('pong');
+    controller.abort();
+    await stopped;
+  });
+
+  it('answers an Expect other than 100-continue with a JSON 417 expectation_failed', async () => {
+    const { controller, address, stopped } = start();
+    const { port } = await address;
+    const answer = await sendRaw(
+      port,
+      'POST /ping HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\n',
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 417 /);
+    expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+    expect(JSON.parse(answer.slice(answer.indexOf('{')))).toEqual({
+      error: { code: 'expectation_failed', message: "Unsupported Expect header: '200-ok'" },
+    });
+    controller.abort();
+    await stopped;
+  });
+
   it('answers a JSON 500 without the error text when the app throws instead of answering', async () => {
     const controller = new AbortController();
     const url = await new Promise<string>((resolve) => {

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { AgentPortError } from '@agentport/core';
 import { getRequestListener, RequestError } from '@hono/node-server';
+import { answerClientError, answerExpectationFailed } from './client-error.ts';
 import { errorResponse } from './error-response.ts';
 
 const SWEEP_INTERVAL_MS = 25;
@@ -119,6 +120,8 @@ export function listen(app: FetchApp, options: ListenOptions = {}): Promise<void
             if (!handled) void listener(request, response);
           },
     );
+    server.on('clientError', answerClientError);
+    server.on('checkExpectation', answerExpectationFailed);
     server.listen(port, hostname);
     let timer: ReturnType<typeof setTimeout> | undefined;
     let sweeper: ReturnType<typeof setInterval> | undefined;

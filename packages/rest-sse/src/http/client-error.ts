@@ -1,0 +1,82 @@
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+
+/** What Node's HTTP parser and timers refuse, as a status, a code and a message. */
+function refusal(error: NodeJS.ErrnoException): { status: number; code: string; message: string } {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return {
+        status: 431,
+        code: 'headers_too_large',
+        message: 'Request headers too large',
+      };
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return {
+        status: 413,
+        code: 'payload_too_large',
+        message: 'Request chunk extensions too large',
+      };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return {
+        status: 408,
+        code: 'request_timeout',
+        message: 'The request was not received in time',
+      };
+    default:
+      return { status: 400, code: 'bad_request', message: 'Malformed HTTP request' };
+  }
+}
+
+/** A whole HTTP/1.1 answer with a JSON error body that ends the connection. */
+function rawErrorAnswer(status: number, code: string, message: string): string {
+  const body = JSON.stringify({ error: { code, message } });
+  return (
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+    'Content-Type: application/json; charset=utf-8\r\n' +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    'Connection: close\r\n\r\n' +
+    body
+  );
+}
+
+/**
+ * A `node:http` server's `clientError` listener: what Node's parser refuses (malformed HTTP,
+ * headers past Node's limit, a request not received within `requestTimeout`) is answered in the
+ * JSON error shape, with the status Node would give it (400, 431, 413 or 408) and
+ * `Connection: close`, where Node writes a bare status line. As Node's own handler does, it writes
+ * the answer and destroys the socket; nothing is written when the socket is gone or an answer on
+ * it has begun (which the bytes would corrupt).
+ *
+ * @example
+ * server.on('clientError', answerClientError);
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  // The answer in progress on this socket, as Node's own handler checks it.
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (error.code !== 'ECONNRESET' && socket.writable && inFlight?.headersSent !== true) {
+    const { status, code, message } = refusal(error);
+    socket.write(rawErrorAnswer(status, code, message));
+  }
+  socket.destroy();
+}
+
+/**
+ * A `node:http` server's `checkExpectation` listener: a request whose `Expect` is anything but
+ * `100-continue` gets a JSON 417 `expectation_failed` (Node's own answer has no body). The
+ * request body is not read, so the connection ends.
+ */
+export function answerExpectationFailed(request: IncomingMessage, response: ServerResponse): void {
+  const expectation = request.headers.expect ?? '';
+  const body = JSON.stringify({
+    error: {
+      code: 'expectation_failed',
+      message: `Unsupported Expect header: '${expectation.slice(0, 100)}'`,
+    },
+  });
+  response.writeHead(417, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    connection: 'close',
+  });
+  response.end(body);
+}
