@@ -16,8 +16,12 @@ interface Operation {
   requestBody?: { content: { 'application/json': { schema: unknown } } };
 }
 
-/** Renders an OpenAPI document as a self-contained HTML page (no scripts, no CDN). */
-export function renderDocsPage(document: Record<string, unknown>): string {
+/**
+ * Renders an OpenAPI document as a self-contained HTML page (no scripts, no CDN) that links to
+ * the document at `documentPath`: a path from the root, so that the link holds whether the page
+ * was asked for as `/docs` or `/docs/`.
+ */
+export function renderDocsPage(document: Record<string, unknown>, documentPath: string): string {
   const info = document.info as { title: string; version: string };
   const paths = document.paths as Record<string, Record<string, Operation>>;
   const rows: string[] = [];
@@ -39,7 +43,7 @@ export function renderDocsPage(document: Record<string, unknown>): string {
 <style>body{font-family:system-ui,sans-serif;margin:2rem;max-width:70rem}table{border-collapse:collapse;width:100%}
 td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}pre{background:#f6f6f6;padding:.5rem}</style>
 </head><body><h1>${escapeHtml(info.title)} <small>${escapeHtml(info.version)}</small></h1>
-<p>The machine-readable document is at <a href="openapi.json">/openapi.json</a> (OpenAPI 3.1).</p>
+<p>The machine-readable document is at <a href="${escapeHtml(documentPath)}">${escapeHtml(documentPath)}</a> (OpenAPI 3.1).</p>
 <table><thead><tr><th>Method</th><th>Path</th><th>Surface</th><th>What it does</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table></body></html>`;
 }

@@ -106,6 +106,9 @@ describe('createGateway', () => {
       ['/agents/nobody/.well-known/agent.json', {}],
       ['/agents/nobody/invoke', { method: 'POST', headers: json, body: '{"input":"x"}' }],
       ['/agents/nobody/anything/else', {}],
+      ['/agents/nobody', {}],
+      ['/agents/nobody', { method: 'POST', headers: json, body: '{}' }],
+      ['/agents/nobody', { method: 'DELETE' }],
       ['/a2a/nobody/jsonrpc', { method: 'POST', headers: json, body: '{}' }],
       ['/a2a/nobody/.well-known/agent-card.json', {}],
     ];
@@ -520,7 +523,12 @@ describe('OpenAPI', () => {
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await response.text();
     expect(html).toContain('/agents/echo/invoke');
-    expect(html).toContain('openapi.json');
+    // From the root, so that it holds under `/docs/` too (a relative link would be /docs/openapi.json).
+    expect(html).toContain('<a href="/openapi.json">');
+    const behindProxy = gateway({ publicUrl: 'https://agents.example.com/gw' }).app;
+    expect(await (await behindProxy.request('/docs/')).text()).toContain(
+      '<a href="/gw/openapi.json">',
+    );
   });
 });
 

@@ -295,18 +295,21 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.route('/compat', compat);
 
   let document: Record<string, unknown> | undefined;
+  const serverPath = new URL(publicUrl).pathname.replace(/\/+$/, '');
   const openApi = () => {
     document ??= createOpenApiDocument(documentedRoutes(app, agents), describeRoute, {
       title: 'AgentPort gateway',
       version: options.version ?? '0.1.0',
       securityScheme: secured,
       isPublic: isPublicPath,
-      serverPath: new URL(publicUrl).pathname.replace(/\/+$/, ''),
+      serverPath,
     });
     return document;
   };
   app.get('/openapi.json', (context) => context.json(openApi()));
-  app.get('/docs', (context) => context.html(renderDocsPage(openApi())));
+  app.get('/docs', (context) =>
+    context.html(renderDocsPage(openApi(), `${serverPath}/openapi.json`)),
+  );
   for (const path of ['/', ...OPS_ROUTES]) app.all(path, methodNotAllowed(['GET', 'HEAD']));
 
   const corsOn = options.cors !== undefined && options.cors !== false;

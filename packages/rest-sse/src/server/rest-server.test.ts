@@ -161,13 +161,20 @@ describe('GET / and GET /{name}', () => {
     }
   });
 
-  it('answers 404 agent_not_found for an unknown name', async () => {
-    const response = await app.request('/nobody');
-    expect(response.status).toBe(404);
-    expect(await errorOf(response)).toEqual({
-      code: 'agent_not_found',
-      message: "Agent 'nobody' not found",
-    });
+  it('answers 404 agent_not_found for an unknown name, whatever the method', async () => {
+    for (const [method, path] of [
+      ['GET', '/nobody'],
+      ['POST', '/nobody'],
+      ['PUT', '/nobody'],
+      ['DELETE', '/team/nobody'],
+    ] as const) {
+      const response = await app.request(path, { method });
+      expect(response.status, method).toBe(404);
+      expect(await errorOf(response), method).toEqual({
+        code: 'agent_not_found',
+        message: `Agent '${path.slice(1)}' not found`,
+      });
+    }
   });
 
   it.each(['/echo/', '/Echo', '/team/loud/'])(

@@ -177,8 +177,13 @@ export function createRestServer(options: RestServerOptions = {}): RestServer {
       return errorResponse(new MethodNotAllowedError(method, ACTION_METHODS));
     if (entry !== undefined) return errorResponse(new MethodNotAllowedError(method, SHOW_METHODS));
     if (isAction) return errorResponse(new AgentNotFoundError(path.slice(0, slash)));
-    // A path no agent could have (`echo/`, `Echo`) is an unknown route, not an unknown agent.
-    if (method === 'GET' && isRouteName(path)) return errorResponse(new AgentNotFoundError(path));
+    // A name no agent has is an unknown agent, whatever the method; a path no agent could have
+    // (`echo/`, `Echo`) is an unknown route, and so is one more segment under a served agent's
+    // path for anything but GET (an unknown action, `POST /echo/explode`).
+    const underServed = slash > 0 && agents.has(path.slice(0, slash));
+    if (isRouteName(path) && (method === 'GET' || !underServed)) {
+      return errorResponse(new AgentNotFoundError(path));
+    }
     return errorResponse(new RouteNotFoundError(context.req.path));
   }
 
