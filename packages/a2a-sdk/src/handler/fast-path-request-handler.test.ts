@@ -199,6 +199,46 @@ describe('FastPathRequestHandler', () => {
     expect(outputOf(stored)).toBe('tick 1\ntick 2\ntick 3');
   });
 
+  it('serves a task started with referenceTaskIds on its own path: a follow-up stores each chunk once', async () => {
+    const handler = handlerFor(createTickerAgent());
+    const earlier = asTask(await handler.sendMessage(textRequest('1'), context()));
+    const request = textRequest('3 every 60ms', { returnImmediately: true });
+    (request.message as Message).referenceTaskIds = [earlier.id];
+    const started = asTask(await handler.sendMessage(request, context()));
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    const joined = asTask(await handler.sendMessage(followUp(started.id, 'and then?'), context()));
+    expect(outputOf(joined)).toBe('tick 1\ntick 2\ntick 3');
+    const stored = await handler.getTask(
+      { tenant: '', id: started.id, historyLength: undefined },
+      context(),
+    );
+    expect(outputOf(stored)).toBe('tick 1\ntick 2\ntick 3');
+  });
+
+  it("hands the executor the stored tasks a message refers to, and logs no caller's id", async () => {
+    const seen: Array<string[] | undefined> = [];
+    const executor = createAgentExecutor(echo);
+    const recording: AgentExecutor = {
+      execute(requestContext, bus) {
+        seen.push(requestContext.referenceTasks?.map((task) => task.id));
+        return executor.execute(requestContext, bus);
+      },
+      cancelTask: (taskId, bus) => executor.cancelTask(taskId, bus),
+    };
+    const handler = handlerFor(echo, recording);
+    const earlier = asTask(await handler.sendMessage(textRequest('earlier'), context()));
+    const warn = vi.spyOn(console, 'warn');
+    const forged = 'x\n{"level":30,"msg":"forged"}';
+    for (const streaming of [false, true]) {
+      const request = textRequest('refers');
+      (request.message as Message).referenceTaskIds = [earlier.id, forged];
+      if (streaming) await collect(handler.sendMessageStream(request, context()));
+      else expect(asTask(await handler.sendMessage(request, context())).id).not.toBe(earlier.id);
+    }
+    expect(seen).toEqual([undefined, [earlier.id], [earlier.id]]);
+    expect(warn).not.toHaveBeenCalled();
+  });
+
   it('answers a non-blocking follow-up to a running task at once, with the task as it is', async () => {
     const handler = handlerFor(createTickerAgent());
     const started = asTask(

@@ -79,7 +79,7 @@ function replierOf(
 
 /**
  * The SDK's `DefaultRequestHandler`, with its own path for the common case: a message that starts
- * a new task (no `taskId`, no reference tasks, no push-notification config). There the task is
+ * a new task (no `taskId`, no push-notification config). There the task is
  * built once and updated in place by each event, and saved to the store after each change, without
  * the SDK's deep copies of the request, the user message, each task event and (for push
  * notifications, even when they are off) the whole task on every event. Everything else
@@ -228,7 +228,26 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
   }
 
   #startsNewTask(params: SendMessageRequest): boolean {
-    return this.#isNewWithoutPush(params) && (params.message?.referenceTaskIds ?? []).length === 0;
+    return this.#isNewWithoutPush(params);
+  }
+
+  /**
+   * The tasks a message refers to (`referenceTaskIds`) that the store has, for the executor's
+   * request context, as the SDK's path loads them; undefined when it refers to none. One that is
+   * missing is left out without a word (the SDK's path logs the caller's id as given).
+   */
+  async #referenceTasks(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): Promise<Task[] | undefined> {
+    const ids = params.message?.referenceTaskIds ?? [];
+    if (ids.length === 0) return undefined;
+    const tasks: Task[] = [];
+    for (const id of ids) {
+      const task = await this.#store.load(id, context);
+      if (task !== undefined) tasks.push(task);
+    }
+    return tasks;
   }
 
   /** A message with an id and no `taskId`, that needs no task for push notifications. */
@@ -246,7 +265,8 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
   }
 
   async #send(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
-    const { batches, progress, stop } = this.#start(params, context);
+    const referenceTasks = await this.#referenceTasks(params, context);
+    const { batches, progress, stop } = this.#start(params, context, referenceTasks);
     const historyLength = params.configuration?.historyLength;
     const blocking = params.configuration?.returnImmediately !== true;
     return new Promise((resolve, reject) => {
@@ -310,7 +330,8 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    const { batches, progress, stop } = this.#start(params, context);
+    const referenceTasks = await this.#referenceTasks(params, context);
+    const { batches, progress, stop } = this.#start(params, context, referenceTasks);
     const historyLength = params.configuration?.historyLength;
     let pattern: StreamPattern = 'undetermined';
     try {
@@ -340,7 +361,11 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
   }
 
   /** Checks the message as the SDK does for a new task, then starts the executor on its bus. */
-  #start(params: SendMessageRequest, context: ServerCallContext): Started {
+  #start(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+    referenceTasks: Task[] | undefined,
+  ): Started {
     const message = params.message as Message;
     checkNewMessage(this.#card, this.#validateInputModes, message, context);
     const taskId = randomUuid();
@@ -353,7 +378,7 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
       contextId,
       context,
       task: undefined,
-      referenceTasks: undefined,
+      referenceTasks,
       userMessage,
     };
     const bus = this.#buses.createOrGetByTaskId(taskId, context);
