@@ -4,6 +4,7 @@ import { type Agent, errorFromEvent } from '@agentport/core';
 import { listen } from '@agentport/rest-sse';
 import { pino } from 'pino';
 import type { GatewayConfig } from './config.ts';
+import { routeConsoleToLog } from './console-log.ts';
 import { agentUrls, createGateway, type Gateway } from './gateway.ts';
 import { resolveAgents } from './resolve-agents.ts';
 
@@ -39,6 +40,8 @@ export async function serve(
   const hostname = pick(flags.host, process.env.HOST, config.host) ?? '127.0.0.1';
   const { agents, defaultAgent } = await resolveAgents(config);
   const controller = new AbortController();
+  // Libraries' console output (the SDK's warnings) goes into the JSON log too.
+  const restoreConsole = routeConsoleToLog(logger);
   let gateway: Gateway | undefined;
   const stopped = listen(
     // Pass the Node bindings on: SSE then writes straight to the socket, request ids to the response.
@@ -98,9 +101,13 @@ export async function serve(
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  await stopped;
-  process.off('SIGINT', stop);
-  process.off('SIGTERM', stop);
+  try {
+    await stopped;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    restoreConsole();
+  }
   logger.info('stopped');
   return 0;
 }

@@ -14,6 +14,7 @@ const CUSTOM = fileURLToPath(new URL('./fixtures/custom.config.ts', import.meta.
 const INVALID = fileURLToPath(new URL('./fixtures/invalid.config.ts', import.meta.url));
 const FAILING = fileURLToPath(new URL('./fixtures/failing.config.ts', import.meta.url));
 const WAITING = fileURLToPath(new URL('./fixtures/waiting.config.ts', import.meta.url));
+const CONSOLE = fileURLToPath(new URL('./fixtures/console.config.ts', import.meta.url));
 const KEY = 'e2e-key-0123456789abcdef';
 const json = { 'content-type': 'application/json' };
 
@@ -70,6 +71,32 @@ describe('graceful shutdown', () => {
       task: { status: 'canceled' },
     });
     expect(await exited).toBe(0);
+  });
+});
+
+describe('console output', () => {
+  it("goes into the JSON log, one line each, so a caller's text forges no line", async () => {
+    const gateway = await start(['--config', CONSOLE], { LOG_LEVEL: 'info' });
+    const forged = 'x\n{"level":30,"msg":"request","path":"/admin"}';
+    const response = await fetch(`${gateway.url}/agents/chatty/invoke`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ input: forged }),
+    });
+    expect(await response.json()).toEqual({ result: 'ok' });
+    expect(await gateway.stop()).toBe(0);
+    const lines = gateway.output().split('\n');
+    const logged = lines.slice(lines.findIndex((line) => line.startsWith('{')));
+    const entries = logged.filter((line) => line !== '').map((line) => JSON.parse(line));
+    expect(entries).toContainEqual(
+      expect.objectContaining({
+        level: 40,
+        source: 'console',
+        msg: `Reference task ${forged} not found.`,
+      }),
+    );
+    expect(entries.filter((entry) => entry.path === '/admin')).toEqual([]);
+    expect(gateway.errors()).toBe('');
   });
 });
 

@@ -11,6 +11,8 @@ export interface GatewayProcess {
   child: ChildProcess;
   /** Everything it printed to stdout so far. */
   output(): string;
+  /** Everything it printed to stderr so far. */
+  errors(): string;
   /** Sends a signal and resolves with the exit code once it has exited. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -54,6 +56,7 @@ export async function startGatewayProcess(
     url,
     child,
     output: () => stdout,
+    errors: () => stderr,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null) return child.exitCode;
       child.kill(signal);
