@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { InvalidInputError } from '@agentport/core';
 import { createEchoAgent } from '@agentport/core/agents';
 import { describe, expect, it } from 'vitest';
@@ -206,6 +207,50 @@ describe('createA2ASdkServer', () => {
     expect(JSON.stringify(await taken.json())).toContain('café');
   });
 
+  it('refuses a body that is not UTF-8, or is compressed, on every binding', async () => {
+    const { app } = createA2ASdkServer(createEchoAgent(), config);
+    const rpcBody = (text: Buffer) =>
+      Buffer.concat([
+        Buffer.from(
+          '{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"',
+        ),
+        text,
+        Buffer.from('"}]}}}'),
+      ]);
+    const restBody = (text: Buffer) =>
+      Buffer.concat([
+        Buffer.from('{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"'),
+        text,
+        Buffer.from('"}]}}'),
+      ]);
+    const notUtf8 = Buffer.from([0x61, 0xff, 0xfe, 0x62]);
+    const send = (path: string, body: Buffer, headers: Record<string, string> = {}) =>
+      app.request(path, {
+        method: 'POST',
+        headers: { ...V1, ...headers },
+        body: new Uint8Array(body),
+      });
+    const cases = [
+      [notUtf8, {}, 'The body is not valid UTF-8.'],
+      [
+        Buffer.from('hi'),
+        { 'content-encoding': 'gzip' },
+        'Unsupported Content-Encoding "gzip": send the body uncompressed.',
+      ],
+    ] as const;
+    for (const [text, headers, reason] of cases) {
+      const rpc = await send('/jsonrpc', gzipIf(headers, rpcBody(text)), headers);
+      expect(await rpc.json(), reason).toMatchObject({ error: { code: -32700, message: reason } });
+      const rest = await send('/rest/message:send', gzipIf(headers, restBody(text)), headers);
+      expect(rest.status, reason).toBe(400);
+      expect(await rest.json(), reason).toMatchObject({ error: { message: reason } });
+    }
+    const taken = await send('/jsonrpc', rpcBody(Buffer.from('caf\u00e9 ✓')), {
+      'content-encoding': 'identity',
+    });
+    expect(JSON.stringify(await taken.json())).toContain('café ✓');
+  });
+
   it('refuses a message nested past what an answer can carry, and lists tasks afterwards', async () => {
     const { app } = createA2ASdkServer(createEchoAgent(), config, { bodyLimit: 1024 * 1024 });
     const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
@@ -317,3 +362,8 @@ describe('createA2ASdkServer', () => {
     expect(await response.json()).toMatchObject({ id: 1, error: { code: -32009 } });
   });
 });
+
+/** The body gzipped when the headers say so. */
+function gzipIf(headers: Record<string, string>, body: Buffer): Buffer {
+  return headers['content-encoding'] === 'gzip' ? gzipSync(body) : body;
+}

@@ -13,10 +13,12 @@ export {
   PayloadTooLargeError,
   RouteNotFoundError,
   ShuttingDownError,
+  UnsupportedContentEncodingError,
   UnsupportedMediaTypeError,
 } from './http/http-errors.ts';
 export {
   DEFAULT_MAX_BODY_BYTES,
+  decodeJsonBody,
   isJsonContentType,
   limitBody,
   parseJsonBody,
@@ -36,7 +38,7 @@ export {
   callerSignal,
   hasPlainJsonBody,
   type NodeRouteHandler,
-  readBodyText,
+  readBody,
   writeAnswer,
   writeErrorAnswer,
 } from './http/node-answer.ts';

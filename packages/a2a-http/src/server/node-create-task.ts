@@ -3,7 +3,7 @@ import {
   type AnswerHeaders,
   callerSignal,
   parseJsonText,
-  readBodyText,
+  readBody,
   writeAnswer,
   writeErrorAnswer,
 } from '@agentport/rest-sse';
@@ -21,7 +21,7 @@ const TASK_CONTENT_TYPE = 'application/json';
 
 async function run(
   options: TaskRoutesOptions,
-  text: string,
+  body: Buffer,
   pathname: string,
   wait: number | undefined,
   response: ServerResponse,
@@ -29,7 +29,7 @@ async function run(
 ): Promise<void> {
   const caller = callerSignal(response);
   try {
-    const request = parseJsonText(text, createTaskRequestSchema);
+    const request = parseJsonText(body, createTaskRequestSchema);
     const task = await createTask(options, request, wait, caller.signal);
     const head: Record<string, string> = {
       'content-type': TASK_CONTENT_TYPE,
@@ -58,7 +58,7 @@ export function createTaskOnNode(
   wait: number | undefined,
   headers: AnswerHeaders | undefined,
 ): void {
-  readBodyText(request, (text) => {
-    void run(options, text, pathname, wait, response, headers);
+  readBody(request, (body) => {
+    void run(options, body, pathname, wait, response, headers);
   });
 }

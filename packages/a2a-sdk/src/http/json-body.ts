@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { nestsWithin } from '@agentport/core';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -37,6 +38,21 @@ function unsupportedCharset(contentType: string | undefined): string | undefined
   return `Unsupported charset "${charset}": JSON is taken in UTF-8 only.`;
 }
 
+/**
+ * Why a body sent with a `Content-Encoding` (gzip and the like) is refused, or undefined: bodies
+ * are taken uncompressed (`express.json()` inflates gzip, deflate and br; this server does not).
+ */
+function unsupportedEncoding(encoding: string | undefined): string | undefined {
+  const trimmed = encoding?.trim() ?? '';
+  if (trimmed === '' || trimmed.toLowerCase() === 'identity') return undefined;
+  return `Unsupported Content-Encoding "${trimmed}": send the body uncompressed.`;
+}
+
+const NOT_UTF8: JsonBody = { ok: false, tooDeep: false, reason: 'The body is not valid UTF-8.' };
+
+/** The UTF-8 byte-order mark, as decoded. */
+const BYTE_ORDER_MARK = 0xfeff;
+
 /** The media type of a Content-Type header, lower-cased, or undefined when there is none. */
 export function mediaTypeOf(contentType: string | undefined): string | undefined {
   if (!contentType) return undefined;
@@ -58,14 +74,20 @@ function hasBody(c: Context): boolean {
 /**
  * Reads a JSON body like `express.json()`: no body gives `undefined`, an empty body `{}`, and
  * invalid JSON (or, when `strict`, a top-level value that is not an object or array) a failure;
- * so do JSON nested deeper than {@link MAX_BODY_DEPTH} (`tooDeep`) and a body declared in a
- * charset other than UTF-8 (as `express.json()` refuses one); `reason` says which.
+ * so do JSON nested deeper than {@link MAX_BODY_DEPTH} (`tooDeep`), a body declared in a charset
+ * other than UTF-8 (as `express.json()` refuses one), one that is not UTF-8 (where `express.json()`
+ * would put U+FFFD in its place) and one sent with a `Content-Encoding`; `reason` says which.
  */
 export async function readJsonBody(c: Context, options: { strict: boolean }): Promise<JsonBody> {
   if (!hasBody(c)) return { ok: true, value: undefined };
   const charset = unsupportedCharset(requestHeader(c, 'content-type'));
   if (charset !== undefined) return { ok: false, tooDeep: false, reason: charset };
-  const text = await c.req.text();
+  const encoding = unsupportedEncoding(requestHeader(c, 'content-encoding'));
+  if (encoding !== undefined) return { ok: false, tooDeep: false, reason: encoding };
+  const bytes = Buffer.from(await c.req.arrayBuffer());
+  if (!isUtf8(bytes)) return NOT_UTF8;
+  const decoded = bytes.toString();
+  const text = decoded.charCodeAt(0) === BYTE_ORDER_MARK ? decoded.slice(1) : decoded;
   if (text.length === 0) return { ok: true, value: {} };
   if (options.strict) {
     const first = text.trimStart()[0];

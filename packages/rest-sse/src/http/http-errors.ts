@@ -70,11 +70,30 @@ export class UnsupportedMediaTypeError extends AgentPortError {
   }
 }
 
-/** The request body is not well-formed JSON (400). */
+/** The request body is not well-formed JSON, or not UTF-8 (400). */
 export class InvalidJsonError extends AgentPortError {
-  constructor() {
-    super({ code: 'invalid_json', message: 'Request body is not valid JSON', status: 400 });
+  constructor(message = 'Request body is not valid JSON') {
+    super({ code: 'invalid_json', message, status: 400 });
     this.name = 'InvalidJsonError';
+  }
+}
+
+/**
+ * The request body is sent with a `Content-Encoding` (such as gzip) the server does not decode
+ * (415 `unsupported_media_type`, RFC 9110 15.5.16): bodies are taken uncompressed.
+ */
+export class UnsupportedContentEncodingError extends AgentPortError {
+  /** The encoding as the request named it. */
+  readonly encoding: string;
+
+  constructor(encoding: string) {
+    super({
+      code: 'unsupported_media_type',
+      message: `Content-Encoding ${encoding} is not supported: send the body uncompressed`,
+      status: 415,
+    });
+    this.name = 'UnsupportedContentEncodingError';
+    this.encoding = encoding;
   }
 }
 

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { InvalidInputError } from '@agentport/core';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -6,6 +7,7 @@ import { errorResponse } from './error-response.ts';
 import {
   InvalidJsonError,
   PayloadTooLargeError,
+  UnsupportedContentEncodingError,
   UnsupportedMediaTypeError,
 } from './http-errors.ts';
 import { requestHeader } from './request-header.ts';
@@ -89,17 +91,43 @@ export function isJsonContentType(contentType: string | undefined): boolean {
   return nonUtf8Charset(contentType) === undefined;
 }
 
+/** The UTF-8 byte-order mark, as decoded. */
+const BYTE_ORDER_MARK = 0xfeff;
+
 /**
- * Parses a body's text as JSON and then with `schema`: 400 `invalid_json` when it does not parse,
- * 400 `invalid_input` naming the field when it does not match.
+ * Decodes a body as UTF-8 the way `Request.text()` does (a leading byte-order mark dropped), but
+ * refuses ill-formed UTF-8 (400 `invalid_json`) where `text()` would put U+FFFD in its place:
+ * JSON between systems is UTF-8 (RFC 8259 8.1), and the caller's text would be changed.
+ */
+export function decodeJsonBody(body: Uint8Array): string {
+  if (!isUtf8(body)) throw new InvalidJsonError('Request body is not valid UTF-8');
+  const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString();
+  return text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text;
+}
+
+/**
+ * The `Content-Encoding` of a request other than `identity`, which the server does not decode,
+ * or undefined when there is none.
+ */
+export function unsupportedContentEncoding(encoding: string | undefined): string | undefined {
+  if (encoding === undefined) return undefined;
+  const trimmed = encoding.trim();
+  return trimmed === '' || trimmed.toLowerCase() === 'identity' ? undefined : trimmed;
+}
+
+/**
+ * Parses a body as JSON and then with `schema`: 400 `invalid_json` when it does not parse (or,
+ * given as bytes, is not UTF-8: see {@link decodeJsonBody}), 400 `invalid_input` naming the field
+ * when it does not match.
  */
 export function parseJsonText<TSchema extends z.ZodType>(
-  text: string,
+  text: string | Uint8Array,
   schema: TSchema,
 ): z.output<TSchema> {
+  const source = typeof text === 'string' ? text : decodeJsonBody(text);
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = JSON.parse(source);
   } catch {
     throw new InvalidJsonError();
   }
@@ -113,7 +141,8 @@ export function parseJsonText<TSchema extends z.ZodType>(
 
 /**
  * Reads the request body as JSON and parses it with `schema`: 415 when the content type is not
- * JSON or names a charset other than UTF-8, 400 `invalid_json` when it does not parse, 400
+ * JSON or names a charset other than UTF-8, or the body comes with a `Content-Encoding` (gzip and
+ * the like are not decoded), 400 `invalid_json` when it is not UTF-8 or does not parse, 400
  * `invalid_input` naming the field when it does not match. Pair it with {@link limitBody} for the
  * size limit.
  */
@@ -128,12 +157,14 @@ export async function parseJsonBody<TSchema extends z.ZodType>(
     const charset = json ? nonUtf8Charset(contentType) : undefined;
     throw new UnsupportedMediaTypeError(contentType, charset);
   }
-  let text: string;
+  const encoding = unsupportedContentEncoding(requestHeader(context, 'content-encoding'));
+  if (encoding !== undefined) throw new UnsupportedContentEncodingError(encoding);
+  let body: Uint8Array;
   try {
-    text = await context.req.text();
+    body = new Uint8Array(await context.req.arrayBuffer());
   } catch {
     // As before the parse: a body that cannot be read is not valid JSON either.
     throw new InvalidJsonError();
   }
-  return parseJsonText(text, schema);
+  return parseJsonText(body, schema);
 }

@@ -23,8 +23,8 @@ export type NodeRouteHandler = (
 
 /**
  * Whether a Node request has a body a Node fast path can take alone: a declared length within
- * `maxBytes` (a chunked body is counted by the Hono route's limit) and a JSON content type (the
- * Hono route answers the 415).
+ * `maxBytes` (a chunked body is counted by the Hono route's limit), a JSON content type and no
+ * `Content-Encoding` (the Hono route answers the 415s).
  */
 export function hasPlainJsonBody(request: IncomingMessage, maxBytes: number): boolean {
   const { headers } = request;
@@ -32,34 +32,26 @@ export function hasPlainJsonBody(request: IncomingMessage, maxBytes: number): bo
   return (
     length !== undefined &&
     headers['transfer-encoding'] === undefined &&
+    headers['content-encoding'] === undefined &&
     Number(length) <= maxBytes &&
     isJsonContentType(headers['content-type'])
   );
 }
 
-/** The UTF-8 byte-order mark, as decoded. */
-const BYTE_ORDER_MARK = 0xfeff;
-
-/** Decodes a body as UTF-8 the way `Request.text()` does: a leading byte-order mark is dropped. */
-function utf8Text(body: Buffer): string {
-  const text = body.toString();
-  return text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text;
-}
-
 /**
- * Reads a Node request's body as UTF-8 text with `data`/`end` (as the Hono routes read it, a
- * leading byte-order mark dropped) and calls `then` with it. When the body breaks off (the caller
- * left), `then` is never called: Node destroys the socket, and with it the response (an
+ * Reads a Node request's whole body with `data`/`end` and calls `then` with its bytes (give them
+ * to `parseJsonText`, which decodes them as the Hono routes do). When the body breaks off (the
+ * caller left), `then` is never called: Node destroys the socket, and with it the response (an
  * `IncomingMessage` emits no `error` to nobody listening).
  */
-export function readBodyText(request: IncomingMessage, then: (text: string) => void): void {
+export function readBody(request: IncomingMessage, then: (body: Buffer) => void): void {
   const chunks: Buffer[] = [];
   const onData = (chunk: Buffer) => chunks.push(chunk);
   const onEnd = () => {
     // Nothing of the body stays referenced from the request for a stream's life.
     request.removeListener('data', onData);
     request.removeListener('end', onEnd);
-    then(utf8Text(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
+    then(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
   };
   request.on('data', onData);
   request.on('end', onEnd);

@@ -4,7 +4,7 @@ import { parseJsonText } from '../http/json-body.ts';
 import {
   type AnswerHeaders,
   callerSignal,
-  readBodyText,
+  readBody,
   writeAnswer,
   writeErrorAnswer,
 } from '../http/node-answer.ts';
@@ -22,22 +22,22 @@ const RESULT_CONTENT_TYPE = 'application/json';
 
 async function run(
   agent: Agent,
-  text: string,
+  body: Buffer,
   response: ServerResponse,
   headers: AnswerHeaders | undefined,
 ): Promise<void> {
   // The caller going away aborts the agent, as the request's signal does on the Hono route.
   const caller = callerSignal(response);
   try {
-    const { input } = parseJsonText(text, invokeRequestSchema);
+    const { input } = parseJsonText(body, invokeRequestSchema);
     let result: string;
     try {
       result = agentResult(await agent.invoke(input, { signal: caller.signal }), agent.name);
     } catch (error) {
       throw agentFailure(error, agent.name);
     }
-    const body = JSON.stringify({ result });
-    writeAnswer(response, 200, { 'content-type': RESULT_CONTENT_TYPE }, body, headers);
+    const answer = JSON.stringify({ result });
+    writeAnswer(response, 200, { 'content-type': RESULT_CONTENT_TYPE }, answer, headers);
   } catch (error) {
     writeErrorAnswer(response, error, headers);
   } finally {
@@ -77,10 +77,10 @@ export function streamOnNode(
   headers: AnswerHeaders | undefined,
   options: StreamWriterOptions,
 ): void {
-  readBodyText(request, (text) => {
+  readBody(request, (body) => {
     let input: string;
     try {
-      input = parseJsonText(text, invokeRequestSchema).input;
+      input = parseJsonText(body, invokeRequestSchema).input;
     } catch (error) {
       writeErrorAnswer(response, error, headers);
       return;
@@ -112,5 +112,5 @@ export function invokeOnNode(
   response: ServerResponse,
   headers: AnswerHeaders | undefined,
 ): void {
-  readBodyText(request, (text) => void run(agent, text, response, headers));
+  readBody(request, (body) => void run(agent, body, response, headers));
 }

@@ -1,5 +1,6 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { defineAgent } from '@agentport/core';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { Hono } from 'hono';
@@ -249,6 +250,71 @@ describe('request bodies over a real socket', () => {
       }
     },
   );
+
+  it('refuses a body that is not UTF-8 with 400, on the Node path and the Hono route', async () => {
+    const url = await start(createRestServer().register('echo', createEchoAgent()));
+    // 0xff 0xfe are never UTF-8; decoded anyway they would reach the agent as U+FFFD.
+    const body = Buffer.concat([
+      Buffer.from('{"input":"a'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('b"}'),
+    ]);
+    for (const action of ['invoke', 'stream']) {
+      for (const chunked of [false, true]) {
+        const answer = await new Promise<{ response: { statusCode?: number }; text: string }>(
+          (resolve, reject) => {
+            const sent = httpRequest(`${url}/echo/${action}`, {
+              method: 'POST',
+              headers: {
+                ...json,
+                ...(chunked
+                  ? { 'transfer-encoding': 'chunked' }
+                  : { 'content-length': body.length }),
+              },
+            });
+            sent.on('response', (response) => void readAnswer(response).then(resolve, reject));
+            sent.on('error', reject);
+            sent.end(body);
+          },
+        );
+        expect(answer.response.statusCode, `${action} chunked=${chunked}`).toBe(400);
+        expect(JSON.parse(answer.text)).toEqual({
+          error: { code: 'invalid_json', message: 'Request body is not valid UTF-8' },
+        });
+      }
+    }
+    const fine = await fetch(`${url}/echo/invoke`, {
+      method: 'POST',
+      headers: json,
+      body: Buffer.from('\ufeff{"input":"café ✓"}'),
+    });
+    expect(await fine.json()).toEqual({ result: 'café ✓' });
+  });
+
+  it('refuses a compressed body with 415, which it does not decode', async () => {
+    const url = await start(createRestServer().register('echo', createEchoAgent()));
+    const body = gzipSync('{"input":"x"}');
+    for (const action of ['invoke', 'stream']) {
+      const response = await fetch(`${url}/echo/${action}`, {
+        method: 'POST',
+        headers: { ...json, 'content-encoding': 'gzip' },
+        body,
+      });
+      expect(response.status).toBe(415);
+      expect(await response.json()).toEqual({
+        error: {
+          code: 'unsupported_media_type',
+          message: 'Content-Encoding gzip is not supported: send the body uncompressed',
+        },
+      });
+    }
+    const identity = await fetch(`${url}/echo/invoke`, {
+      method: 'POST',
+      headers: { ...json, 'content-encoding': 'identity' },
+      body: '{"input":"plain"}',
+    });
+    expect(await identity.json()).toEqual({ result: 'plain' });
+  });
 
   it('closes the connection of a 413 for a chunked body, so the next request takes a new one', async () => {
     const url = await start(
