@@ -484,6 +484,20 @@ describe('OpenAPI', () => {
     expect(document.paths['/tasks/{id}']?.get?.parameters).toContainEqual(
       expect.objectContaining({ name: 'wait', in: 'query' }),
     );
+    // Numbers in the query are documented with the range the server holds them to.
+    expect(list[0]).toMatchObject({
+      schema: { type: 'integer', minimum: 1, maximum: 100 },
+    });
+    expect(create?.parameters?.[0]).toMatchObject({ schema: { type: 'number', minimum: 0 } });
+    for (const [limit, status] of [
+      ['0', 400],
+      ['1.5', 400],
+      ['101', 400],
+      ['100', 200],
+    ] as const) {
+      expect((await app.request(`/tasks?limit=${limit}`)).status, limit).toBe(status);
+    }
+    expect((await app.request('/tasks/none?wait=-1')).status).toBe(400);
   });
 
   it('documents each surface with the error body it answers', async () => {

@@ -58,18 +58,32 @@ export function toOpenApiPath(path: string): string {
   });
 }
 
-/** The query parameters of an operation, from the zod schema that parses them. */
+type ObjectJsonSchema = {
+  properties?: Record<string, Record<string, unknown>>;
+  required?: string[];
+};
+
+/**
+ * The query parameters of an operation, from the zod schema that parses them. A parameter read
+ * as a number (a decimal string turned into one) is documented as the number it must be, with its
+ * range (`integer`, 1 to 100), which its string pattern alone cannot say.
+ */
 function queryParameters(schema: z.ZodObject): Array<Record<string, unknown>> {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
-    properties?: Record<string, Record<string, unknown>>;
-    required?: string[];
-  };
-  return Object.entries(json.properties ?? {}).map(([name, property]) => ({
-    name,
-    in: 'query',
-    required: json.required?.includes(name) ?? false,
-    schema: property,
-  }));
+  const input = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as ObjectJsonSchema;
+  const output = z.toJSONSchema(schema, {
+    io: 'output',
+    unrepresentable: 'any',
+  }) as ObjectJsonSchema;
+  return Object.entries(input.properties ?? {}).map(([name, property]) => {
+    const parsed = output.properties?.[name];
+    const numeric = parsed?.type === 'number' || parsed?.type === 'integer';
+    return {
+      name,
+      in: 'query',
+      required: input.required?.includes(name) ?? false,
+      schema: property.type === 'string' && numeric ? parsed : property,
+    };
+  });
 }
 
 /** The method/path pairs an app answers (middleware and catch-all 405 handlers left out). */

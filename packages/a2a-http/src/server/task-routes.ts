@@ -13,6 +13,7 @@ import type * as z from 'zod';
 import {
   createTaskRequestSchema,
   listTasksQuerySchema,
+  MAX_WAIT_SECONDS,
   waitQuerySchema,
 } from '../wire/task-schemas.ts';
 import { parseQuery } from './parse-query.ts';
@@ -75,9 +76,14 @@ async function waitForTask(
   }
 }
 
-/** Parses a `wait` query parameter: seconds, capped; a 400 `invalid_input` when malformed. */
+/**
+ * Parses a `wait` query parameter: seconds, capped at `MAX_WAIT_SECONDS`; a 400 `invalid_input`
+ * when malformed.
+ */
 export function parseWait(wait: string | undefined): number | undefined {
-  return wait === undefined ? undefined : parseQuery({ wait }, waitQuerySchema).wait;
+  if (wait === undefined) return undefined;
+  const seconds = parseQuery({ wait }, waitQuerySchema).wait;
+  return seconds === undefined ? undefined : Math.min(seconds, MAX_WAIT_SECONDS);
 }
 
 /** The `wait` query parameter alone (reading one parameter is cheaper than all of them). */

@@ -46,7 +46,8 @@ export const listTasksQuerySchema = z.object({
         .min(1, 'must be at least 1')
         .max(100, 'must be at most 100'),
     )
-    .optional(),
+    .optional()
+    .describe('How many tasks a page holds, from 1 to 100 (default 50)'),
   cursor: z.string().min(1, 'must not be empty').optional(),
   status: z.enum(TASK_STATUSES, { error: `must be one of ${TASK_STATUSES.join(', ')}` }).optional(),
 });
@@ -56,13 +57,15 @@ export const MAX_WAIT_SECONDS = 60;
 
 /**
  * The query of `GET /tasks/{id}` and `POST /tasks`: an optional `wait` in seconds (long-poll),
- * capped at {@link MAX_WAIT_SECONDS}.
+ * not negative; the routes wait at most {@link MAX_WAIT_SECONDS} (a longer one is capped).
  */
 export const waitQuerySchema = z.object({
   wait: decimal('must be a number of seconds')
     .pipe(z.number().min(0, 'must not be negative'))
-    .transform((seconds) => Math.min(seconds, MAX_WAIT_SECONDS))
-    .optional(),
+    .optional()
+    .describe(
+      `Seconds to wait for the task to end (a long-poll), at most ${MAX_WAIT_SECONDS}: more is capped`,
+    ),
 });
 
 const taskErrorSchema = z.object({ code: z.string(), message: z.string() });
