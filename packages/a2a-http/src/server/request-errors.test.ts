@@ -50,6 +50,21 @@ describe('bad input to POST /tasks', () => {
     expect(text).toContain(message);
   });
 
+  it('refuses a __proto__ key in the metadata rather than dropping it, storing nothing', async () => {
+    const server = createA2AHttpServer({ agent: createEchoAgent() });
+    const body = '{"input":"x","metadata":{"__proto__":{"admin":true},"kept":1}}';
+    for (const path of ['/tasks', '/tasks?wait=2']) {
+      const message = await expectError(
+        await postJson(server.app, path, body),
+        400,
+        'invalid_input',
+      );
+      expect(message).toContain('__proto__');
+    }
+    expect((await (await server.app.request('/tasks')).json()).tasks).toEqual([]);
+    await server.close();
+  });
+
   it('takes metadata nested 32 deep, and answers it back', async () => {
     const response = await postJson(app, '/tasks', { input: 'x', metadata: nested(32) });
     expect(response.status).toBe(201);

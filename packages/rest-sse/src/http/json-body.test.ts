@@ -9,6 +9,7 @@ import {
   isJsonContentType,
   limitBody,
   parseJsonBody,
+  parseJsonText,
 } from './json-body.ts';
 
 const schema = z.object({ input: z.string().min(1), count: z.number().optional() });
@@ -226,5 +227,44 @@ describe('limitBody over a real socket', () => {
     );
     expect(head).toMatch(/^http\/1\.1 413 /);
     expect(head).toContain('\r\nconnection: keep-alive');
+  });
+});
+
+describe('parseJsonText', () => {
+  const loose = z.object({ input: z.string(), metadata: z.record(z.string(), z.unknown()) });
+
+  it.each([
+    '{"input":"x","metadata":{"__proto__":{"admin":true}}}',
+    '{"input":"x","metadata":{"\\u005f\\u005fproto__":{"admin":true}}}',
+    '{"input":"x","metadata":{"a":[{"constructor":{"prototype":{"admin":true}}}]}}',
+  ])(
+    'refuses a prototype-changing key with 400 invalid_input rather than dropping it: %s',
+    (text) => {
+      expect(() => parseJsonText(text, loose)).toThrow(
+        expect.objectContaining({
+          code: 'invalid_input',
+          status: 400,
+          message: 'body: objects must not have a __proto__ key or a constructor.prototype',
+        }),
+      );
+    },
+  );
+
+  it('takes a plain constructor key, and still calls bad JSON invalid_json', () => {
+    expect(parseJsonText('{"input":"x","metadata":{"constructor":"ok"}}', loose)).toEqual({
+      input: 'x',
+      metadata: { constructor: 'ok' },
+    });
+    expect(() => parseJsonText('{"input":"x","__proto__":', loose)).toThrow(
+      expect.objectContaining({ code: 'invalid_json' }),
+    );
+  });
+
+  it('refuses bytes that are not UTF-8, and drops a byte-order mark', () => {
+    expect(() => parseJsonText(new Uint8Array([0x7b, 0xff, 0x7d]), loose)).toThrow(
+      expect.objectContaining({ code: 'invalid_json', message: 'Request body is not valid UTF-8' }),
+    );
+    const marked = Buffer.from('\ufeff{"input":"x","metadata":{}}');
+    expect(parseJsonText(marked, loose)).toEqual({ input: 'x', metadata: {} });
   });
 });

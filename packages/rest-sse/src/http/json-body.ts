@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { InvalidInputError } from '@agentport/core';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { parse as parseSecureJson } from 'secure-json-parse';
 import type * as z from 'zod';
 import { errorResponse } from './error-response.ts';
 import {
@@ -91,6 +92,9 @@ export function isJsonContentType(contentType: string | undefined): boolean {
   return nonUtf8Charset(contentType) === undefined;
 }
 
+/** Why a body with a prototype-changing key is refused. */
+const PROTOTYPE_KEY = 'body: objects must not have a __proto__ key or a constructor.prototype';
+
 /** The UTF-8 byte-order mark, as decoded. */
 const BYTE_ORDER_MARK = 0xfeff;
 
@@ -118,7 +122,9 @@ export function unsupportedContentEncoding(encoding: string | undefined): string
 /**
  * Parses a body as JSON and then with `schema`: 400 `invalid_json` when it does not parse (or,
  * given as bytes, is not UTF-8: see {@link decodeJsonBody}), 400 `invalid_input` naming the field
- * when it does not match.
+ * when it does not match, or when an object in it has a `__proto__` key or a `constructor` key
+ * holding a `prototype` (which zod would drop without a word, and which merging the object into
+ * another would turn into a prototype change; refused as Fastify does, by `secure-json-parse`).
  */
 export function parseJsonText<TSchema extends z.ZodType>(
   text: string | Uint8Array,
@@ -127,9 +133,17 @@ export function parseJsonText<TSchema extends z.ZodType>(
   const source = typeof text === 'string' ? text : decodeJsonBody(text);
   let body: unknown;
   try {
-    body = JSON.parse(source);
+    // `JSON.parse` and a pattern test of the text; objects are scanned only when it names
+    // `__proto__` or `constructor`.
+    body = parseSecureJson(source);
   } catch {
-    throw new InvalidJsonError();
+    // Bad JSON, or a key refused: plain JSON.parse tells which (only on this failing path).
+    try {
+      JSON.parse(source);
+    } catch {
+      throw new InvalidJsonError();
+    }
+    throw new InvalidInputError(PROTOTYPE_KEY, { field: '' });
   }
   const result = schema.safeParse(body);
   if (!result.success) {
