@@ -105,7 +105,10 @@ const BYTE_ORDER_MARK = 0xfeff;
  */
 export function decodeJsonBody(body: Uint8Array): string {
   if (!isUtf8(body)) throw new InvalidJsonError('Request body is not valid UTF-8');
-  const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString();
+  const bytes = Buffer.isBuffer(body)
+    ? body
+    : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const text = bytes.toString();
   return text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text;
 }
 
@@ -113,7 +116,7 @@ export function decodeJsonBody(body: Uint8Array): string {
  * The `Content-Encoding` of a request other than `identity`, which the server does not decode,
  * or undefined when there is none.
  */
-export function unsupportedContentEncoding(encoding: string | undefined): string | undefined {
+function unsupportedContentEncoding(encoding: string | undefined): string | undefined {
   if (encoding === undefined) return undefined;
   const trimmed = encoding.trim();
   return trimmed === '' || trimmed.toLowerCase() === 'identity' ? undefined : trimmed;
