@@ -33,9 +33,11 @@ export {
 export { TaskConflictError } from './errors/task-conflict-error.ts';
 export { TaskNotCancelableError } from './errors/task-not-cancelable-error.ts';
 export { TaskNotFoundError } from './errors/task-not-found-error.ts';
+export { TaskStoreFullError } from './errors/task-store-full-error.ts';
 export { toAgentPortError } from './errors/to-agentport-error.ts';
 export { ToolArgumentsError } from './errors/tool-arguments-error.ts';
 export { nestsWithin } from './json-depth.ts';
+export { jsonWeight } from './json-weight.ts';
 export { type AgentFailureListener, observeFailures } from './observe-failures.ts';
 export { randomUuid } from './random-uuid.ts';
 export { MAX_HANDOFF_DEPTH } from './run-stream.ts';

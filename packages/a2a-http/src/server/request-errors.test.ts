@@ -1,4 +1,5 @@
-import { createEchoAgent } from '@agentport/core/agents';
+import { createMemoryTaskStore } from '@agentport/core';
+import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { describe, expect, it } from 'vitest';
 import { postJson } from '../testing/serve.ts';
 import { createA2AHttpServer } from './create-a2a-http-server.ts';
@@ -62,6 +63,20 @@ describe('bad input to POST /tasks', () => {
       expect(message).toContain('__proto__');
     }
     expect((await (await server.app.request('/tasks')).json()).tasks).toEqual([]);
+    await server.close();
+  });
+
+  it('answers 503 task_store_full when the store holds only unfinished tasks and is full', async () => {
+    const server = createA2AHttpServer({
+      agent: createTickerAgent(),
+      store: createMemoryTaskStore({ maxTasks: 1 }),
+    });
+    const first = await postJson(server.app, '/tasks', { input: '100 every 50ms' });
+    expect(first.status).toBe(201);
+    const refused = await postJson(server.app, '/tasks', { input: '100 every 50ms' });
+    expect(await expectError(refused, 503, 'task_store_full')).toBe(
+      'Too many unfinished tasks: try again later',
+    );
     await server.close();
   });
 

@@ -14,7 +14,7 @@ import {
   ServerCallContext,
   type TaskStore,
 } from '@a2a-js/sdk/server';
-import type { Agent } from '@agentport/core';
+import { type Agent, defineAgent } from '@agentport/core';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAgentCard } from '../card/agent-card.ts';
@@ -237,6 +237,31 @@ describe('FastPathRequestHandler', () => {
     }
     expect(seen).toEqual([undefined, [earlier.id], [earlier.id]]);
     expect(warn).not.toHaveBeenCalled();
+  });
+
+  it('refuses a new task when the store is full of running ones, and stops its run', async () => {
+    const aborted: string[] = [];
+    const waiting = defineAgent({
+      name: 'waiting',
+      async *run(input, { signal }) {
+        yield { type: 'text-delta', delta: 'started' };
+        await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+        aborted.push(input);
+      },
+    });
+    const handler = handlerFor(waiting, undefined, { store: createA2ATaskStore({ maxTasks: 1 }) });
+    const first = asTask(
+      await handler.sendMessage(textRequest('first', { returnImmediately: true }), context()),
+    );
+    await expect(
+      handler.sendMessage(textRequest('second', { returnImmediately: true }), context()),
+    ).rejects.toThrow('Too many unfinished tasks: try again later');
+    await expect(
+      collect(handler.sendMessageStream(textRequest('third'), context())),
+    ).rejects.toThrow('Too many unfinished tasks');
+    await eventually(async () => (aborted.length === 2 ? aborted : undefined));
+    expect(aborted.sort()).toEqual(['second', 'third']);
+    await handler.cancelTask({ tenant: '', id: first.id, metadata: undefined }, context());
   });
 
   it('answers a non-blocking follow-up to a running task at once, with the task as it is', async () => {

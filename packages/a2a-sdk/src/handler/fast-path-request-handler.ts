@@ -44,6 +44,8 @@ interface Started {
   readonly progress: TaskProgress;
   /** Ends the request's consumption of the task's events (it saves no more). */
   stop(): void;
+  /** Saves the task as it is now; a save the store refuses (full) cancels the run first. */
+  save(context: ServerCallContext): Promise<void>;
 }
 
 /** What answers a message with a message: the `reply` of {@link ClosableAgentExecutor}. */
@@ -266,7 +268,7 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
 
   async #send(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
     const referenceTasks = await this.#referenceTasks(params, context);
-    const { batches, progress, stop } = this.#start(params, context, referenceTasks);
+    const { batches, progress, stop, save } = this.#start(params, context, referenceTasks);
     const historyLength = params.configuration?.historyLength;
     const blocking = params.configuration?.returnImmediately !== true;
     return new Promise((resolve, reject) => {
@@ -298,7 +300,7 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
                 early = applyHistoryLength({ ...task }, historyLength);
               }
             }
-            if (changed && progress.task) await this.#store.save(progress.task, context);
+            if (changed && progress.task) await save(context);
             if (early !== undefined) answer(early);
           }
         } finally {
@@ -331,7 +333,7 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
     const referenceTasks = await this.#referenceTasks(params, context);
-    const { batches, progress, stop } = this.#start(params, context, referenceTasks);
+    const { batches, progress, stop, save } = this.#start(params, context, referenceTasks);
     const historyLength = params.configuration?.historyLength;
     let pattern: StreamPattern = 'undetermined';
     try {
@@ -351,7 +353,7 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
             responses.push({ payload: { $case: 'task', value } });
           } else responses.push(toStreamResponse(event));
         }
-        if (changed && progress.task) await this.#store.save(progress.task, context);
+        if (changed && progress.task) await save(context);
         yield* responses;
         if (violation !== undefined) throw violation;
       }
@@ -390,7 +392,16 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
       batches.stop();
       ended();
     };
-    return { batches, progress, stop };
+    const save = async (saveContext: ServerCallContext) => {
+      try {
+        await this.#store.save(progress.task as Task, saveContext);
+      } catch (error) {
+        // Nobody will hear of this run (its request fails): it is not left running.
+        void this.#executor.cancelTask(taskId, bus).catch(() => undefined);
+        throw error;
+      }
+    };
+    return { batches, progress, stop, save };
   }
 
   /** Runs the executor; a rejection fails the task on the bus; the bus is settled as the SDK does. */

@@ -202,4 +202,49 @@ describe('createA2ATaskStore', () => {
     expect(await store.load('d', tenant)).toBeDefined();
     expect(await store.load('e', context)).toBeDefined();
   });
+
+  it('keeps its tasks within maxBytes: the oldest finished go first, then new running ones are refused', async () => {
+    const store = createA2ATaskStore({ maxBytes: 64 * 1024 });
+    const heavy = (id: string, state: TaskState) => {
+      const value = task(id, state, `2026-01-01T00:00:0${id.at(-1)}.000Z`);
+      value.metadata = { pad: 'x'.repeat(8 * 1024) }; // ~16 KiB counted
+      return value;
+    };
+    for (let index = 1; index <= 6; index += 1) {
+      await store.save(heavy(`t${index}`, TaskState.TASK_STATE_COMPLETED), context);
+    }
+    const ids = async () =>
+      (await store.list(ListTasksRequest.fromJSON({}), context)).tasks.map((each) => each.id);
+    expect(await ids()).toEqual(['t6', 't5', 't4']);
+    // Running tasks are never dropped: once they fill the budget, a new one is refused.
+    await store.save(heavy('r1', TaskState.TASK_STATE_WORKING), context);
+    await store.save(heavy('r2', TaskState.TASK_STATE_WORKING), context);
+    await store.save(heavy('r3', TaskState.TASK_STATE_WORKING), context);
+    await expect(store.save(heavy('r4', TaskState.TASK_STATE_WORKING), context)).rejects.toThrow(
+      'Too many unfinished tasks: try again later',
+    );
+    expect(await ids()).toEqual(['r3', 'r2', 'r1']);
+    // A running task saved again is not a new one, and one that finishes makes room.
+    await store.save(heavy('r1', TaskState.TASK_STATE_COMPLETED), context);
+    await store.save(heavy('r4', TaskState.TASK_STATE_WORKING), context);
+    expect(await ids()).toContain('r4');
+  });
+
+  it('refuses a new running task past maxTasks when only running ones are kept', async () => {
+    const store = createA2ATaskStore({ maxTasks: 2 });
+    await store.save(task('a', TaskState.TASK_STATE_WORKING, '2026-01-01T00:00:01.000Z'), context);
+    await store.save(
+      task('b', TaskState.TASK_STATE_SUBMITTED, '2026-01-01T00:00:02.000Z'),
+      context,
+    );
+    await expect(
+      store.save(task('c', TaskState.TASK_STATE_WORKING, '2026-01-01T00:00:03.000Z'), context),
+    ).rejects.toThrow('Too many unfinished tasks');
+    // A finished one is stored (and evicts the oldest finished, none here but itself).
+    await store.save(
+      task('d', TaskState.TASK_STATE_COMPLETED, '2026-01-01T00:00:04.000Z'),
+      context,
+    );
+    expect(await store.load('a', context)).toBeDefined();
+  });
 });

@@ -1,14 +1,25 @@
 import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
-import { RequestMalformedError } from '@a2a-js/sdk/errors';
+import { A2AError, RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import { resolveUserScope } from '@a2a-js/sdk/server';
+import { jsonWeight } from '@agentport/core';
 import Queue from 'yocto-queue';
 
 /** Options of {@link createA2ATaskStore}. */
 export interface A2ATaskStoreOptions {
-  /** How many tasks to keep at most (default 10,000); past it the oldest finished go first. */
+  /**
+   * How many tasks to keep at most (default 10,000); past it the oldest finished go first, and
+   * saving a new unfinished task that finds only unfinished ones to drop is refused.
+   */
   maxTasks?: number;
+  /**
+   * How much memory the tasks may hold, roughly, in bytes (default 128 MiB; see core's
+   * `jsonWeight`, taken when a task is first saved and when it finishes): past it the oldest
+   * finished go first, and saving a new unfinished task that would not fit beside the
+   * unfinished ones is refused.
+   */
+  maxBytes?: number;
   /** How long a finished task is kept, in milliseconds (default one hour). */
   ttlMs?: number;
 }
@@ -16,7 +27,12 @@ export interface A2ATaskStoreOptions {
 interface Entry {
   task: Task;
   finishedAt: number | undefined;
+  /** Its weight as counted in the store's total. */
+  bytes: number;
 }
+
+/** The refusal of a new unfinished task when the store is full of unfinished ones. */
+export const STORE_FULL_MESSAGE = 'Too many unfinished tasks: try again later';
 
 /** A task that finished, in the queue of finished tasks; stale once its entry changed. */
 interface Finished {
@@ -76,11 +92,17 @@ class A2AMemoryTaskStore implements TaskStore {
    */
   readonly #finished = new Queue<Finished>();
   readonly #maxTasks: number;
+  readonly #maxBytes: number;
   readonly #ttlMs: number;
   #size = 0;
+  /** The bytes of every entry, and of the finished ones; how many are finished. */
+  #bytes = 0;
+  #finishedBytes = 0;
+  #finishedCount = 0;
 
   constructor(options: A2ATaskStoreOptions) {
     this.#maxTasks = options.maxTasks ?? 10_000;
+    this.#maxBytes = options.maxBytes ?? 128 * 1024 * 1024;
     this.#ttlMs = options.ttlMs ?? 60 * 60 * 1000;
   }
 
@@ -94,14 +116,37 @@ class A2AMemoryTaskStore implements TaskStore {
     const previous = bucket.get(task.id);
     const state = task.status?.state;
     const finished = state !== undefined && FINISHED.has(state);
+    const finishing = finished && previous?.finishedAt === undefined;
+    const copy = copyTask(task);
+    // Weighed when first saved and when it finishes (not on every save of a running task).
+    const bytes = previous === undefined || finishing ? jsonWeight(copy) : previous.bytes;
+    if (previous === undefined && !finished) this.#checkRoom(bytes);
     const finishedAt = finished ? (previous?.finishedAt ?? Date.now()) : undefined;
-    bucket.set(task.id, { task: copyTask(task), finishedAt });
-    if (finishedAt !== undefined && previous?.finishedAt === undefined) {
-      this.#finished.enqueue({ bucket, id: task.id, finishedAt });
+    bucket.set(task.id, { task: copy, finishedAt, bytes });
+    this.#bytes += bytes - (previous?.bytes ?? 0);
+    if (previous?.finishedAt !== undefined) {
+      this.#finishedBytes -= previous.bytes;
+      this.#finishedCount -= 1;
     }
-    if (previous === undefined) {
-      this.#size += 1;
-      this.#evict();
+    if (finishedAt !== undefined) {
+      this.#finishedBytes += bytes;
+      this.#finishedCount += 1;
+      if (previous?.finishedAt === undefined) {
+        this.#finished.enqueue({ bucket, id: task.id, finishedAt });
+      }
+    }
+    if (previous === undefined) this.#size += 1;
+    if (previous === undefined || finishing) this.#evict();
+  }
+
+  /** Refuses a new unfinished task when the unfinished ones leave it no room, by count or bytes. */
+  #checkRoom(bytes: number): void {
+    const unfinished = this.#size - this.#finishedCount;
+    if (
+      unfinished + 1 > this.#maxTasks ||
+      this.#bytes - this.#finishedBytes + bytes > this.#maxBytes
+    ) {
+      throw new A2AError({ message: STORE_FULL_MESSAGE, metadata: { code: 'task_store_full' } });
     }
   }
 
@@ -110,8 +155,7 @@ class A2AMemoryTaskStore implements TaskStore {
     const entry = bucket?.get(taskId);
     if (entry === undefined || bucket === undefined) return undefined;
     if (this.#expired(entry, Date.now())) {
-      bucket.delete(taskId);
-      this.#size -= 1;
+      this.#drop(bucket, taskId, entry);
       return undefined;
     }
     return copyTask(entry.task);
@@ -186,13 +230,26 @@ class A2AMemoryTaskStore implements TaskStore {
     const now = Date.now();
     for (let next = this.#finished.peek(); next !== undefined; next = this.#finished.peek()) {
       const { bucket, id, finishedAt } = next;
-      if (this.#size <= this.#maxTasks && now - finishedAt <= this.#ttlMs) break;
-      this.#finished.dequeue();
-      if (bucket.get(id)?.finishedAt === finishedAt) {
-        bucket.delete(id);
-        this.#size -= 1;
+      if (
+        this.#size <= this.#maxTasks &&
+        this.#bytes <= this.#maxBytes &&
+        now - finishedAt <= this.#ttlMs
+      ) {
+        break;
       }
+      this.#finished.dequeue();
+      const entry = bucket.get(id);
+      if (entry?.finishedAt === finishedAt) this.#drop(bucket, id, entry);
     }
+  }
+
+  /** Forgets a finished task. */
+  #drop(bucket: Map<string, Entry>, id: string, entry: Entry): void {
+    bucket.delete(id);
+    this.#size -= 1;
+    this.#bytes -= entry.bytes;
+    this.#finishedBytes -= entry.bytes;
+    this.#finishedCount -= 1;
   }
 }
 

@@ -205,9 +205,48 @@ describe('createMemoryTaskStore', () => {
     await expect(store.get('running')).resolves.toBeDefined();
     await store.create(newTask('fifth'));
     await expect(store.get('newer')).resolves.toBeUndefined();
+    // Full of unfinished tasks: a create is refused rather than growing the store past its cap.
+    await expect(store.create(newTask('sixth'))).rejects.toMatchObject({
+      code: 'task_store_full',
+      status: 503,
+    });
+    expect((await store.list()).tasks.map((task) => task.id)).toEqual([
+      'fifth',
+      'fourth',
+      'running',
+    ]);
+    await finish(store, 'fourth');
     await store.create(newTask('sixth'));
     const ids = (await store.list()).tasks.map((task) => task.id);
-    expect(ids).toEqual(['sixth', 'fifth', 'fourth', 'running']);
+    expect(ids).toEqual(['sixth', 'fifth', 'running']);
+  });
+
+  it('keeps its tasks within maxBytes: the oldest finished go first, then creates are refused', async () => {
+    const store = createMemoryTaskStore({ maxBytes: 64 * 1024 });
+    const big = 'x'.repeat(8 * 1024); // 16 KiB counted (two bytes a character)
+    for (let index = 0; index < 6; index += 1) {
+      await store.create({ ...newTask(`t${index}`), input: big });
+      await finish(store, `t${index}`);
+    }
+    // Three of 16 KiB and their output fit in 64 KiB; the older ones were dropped.
+    const kept = (await store.list()).tasks.map((task) => task.id);
+    expect(kept).toEqual(['t5', 't4', 't3']);
+    // Metadata counts by what it holds in memory, not by its JSON length.
+    const arrays = { m: Array.from({ length: 5_000 }, () => []) };
+    expect(JSON.stringify(arrays).length).toBeLessThan(16 * 1024);
+    await expect(store.create({ ...newTask('heavy'), metadata: arrays })).rejects.toMatchObject({
+      code: 'task_store_full',
+    });
+    // Refused without dropping a finished task for nothing.
+    expect((await store.list()).tasks.map((task) => task.id)).toEqual(['t5', 't4', 't3']);
+    // Unfinished tasks are never dropped: once they fill the budget, creates are refused.
+    await store.create({ ...newTask('r1'), input: big });
+    await store.create({ ...newTask('r2'), input: big });
+    await store.create({ ...newTask('r3'), input: big });
+    await expect(store.create({ ...newTask('r4'), input: big })).rejects.toMatchObject({
+      code: 'task_store_full',
+    });
+    expect((await store.list()).tasks.map((task) => task.id)).toEqual(['r3', 'r2', 'r1']);
   });
 
   it('keeps evicting in finishing order across thousands of tasks', async () => {

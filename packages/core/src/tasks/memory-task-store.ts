@@ -1,6 +1,8 @@
 import { InvalidInputError } from '../errors/invalid-input-error.ts';
 import { TaskConflictError } from '../errors/task-conflict-error.ts';
 import { TaskNotFoundError } from '../errors/task-not-found-error.ts';
+import { TaskStoreFullError } from '../errors/task-store-full-error.ts';
+import { jsonWeight } from '../json-weight.ts';
 import {
   assertTransition,
   hasOwnKeys,
@@ -21,8 +23,17 @@ import type {
 
 /** Retention of the in-memory store. */
 export interface MemoryTaskStoreOptions {
-  /** How many tasks it keeps; past it the oldest finished tasks go first (default 10,000). */
+  /**
+   * How many tasks it keeps; past it the oldest finished tasks go first, and a create finding
+   * only unfinished tasks to drop is refused with `TaskStoreFullError` (default 10,000).
+   */
   maxTasks?: number;
+  /**
+   * How much memory its tasks may hold, roughly, in bytes (input, output, error and metadata; see
+   * `jsonWeight`); past it the oldest finished tasks go first, and a create that would not fit
+   * beside the unfinished ones is refused with `TaskStoreFullError` (default 128 MiB).
+   */
+  maxBytes?: number;
   /** How long a finished task is kept, in milliseconds (default one hour). */
   ttlMs?: number;
   /** The clock, for tests. */
@@ -30,6 +41,9 @@ export interface MemoryTaskStoreOptions {
 }
 
 const DEFAULT_LIMIT = 50;
+const DEFAULT_MAX_BYTES = 128 * 1024 * 1024;
+/** What a stored task holds besides its strings and metadata, roughly (the entry, id, stamps). */
+const ENTRY_BYTES = 256;
 const MAX_LIMIT = 100;
 
 /**
@@ -50,6 +64,10 @@ interface Entry {
   readonly createdAt: string;
   updatedAt: string;
   readonly sequence: number;
+  /** The bytes its input and metadata hold (see `jsonWeight`), which never change. */
+  readonly fixedBytes: number;
+  /** The bytes it holds in all, as counted in the store's total. */
+  bytes: number;
   /**
    * When the task finished (a task finishes once), in milliseconds since the store was made (a
    * small integer, kept in the entry itself where a clock reading would be a boxed number), or
@@ -81,6 +99,15 @@ function snapshot(entry: Entry): Task {
   return output === undefined
     ? Object.freeze({ id, agentName, status, input, metadata, createdAt, updatedAt })
     : Object.freeze({ id, agentName, status, input, metadata, createdAt, updatedAt, output });
+}
+
+/** The bytes an entry holds: its fixed part, and its output and error as they are now. */
+function bytesOf(entry: Entry): number {
+  const { output, error } = entry;
+  let bytes = entry.fixedBytes;
+  if (output !== undefined) bytes += 2 * output.length;
+  if (error !== undefined) bytes += 2 * (error.code.length + error.message.length);
+  return bytes;
 }
 
 /** The metadata of every task created without any: one frozen object, not one per task. */
@@ -121,6 +148,7 @@ function pageLimit(limit: number | undefined): number {
  */
 export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): TaskStore {
   const maxTasks = options.maxTasks ?? 10_000;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const ttlMs = options.ttlMs ?? 3_600_000;
   const now = options.now ?? Date.now;
   const madeAt = now();
@@ -143,6 +171,10 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
   let newestFinished: Entry | undefined;
   const listeners = new Set<TaskListener>();
   let sequence = 0;
+  /** The bytes all entries hold, by their own count, and those of the finished ones. */
+  let totalBytes = 0;
+  let finishedBytes = 0;
+  let finishedCount = 0;
 
   function notify(task: Task): void {
     for (const listener of listeners) {
@@ -156,16 +188,26 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
 
   /**
    * Drops the finished tasks past their TTL at `at`, oldest first, and then more of them while the
-   * store holds more than `maxTasks - room` (room for a task about to be created).
+   * store holds more than `maxTasks - room` tasks or more than `maxBytes - roomBytes` bytes (room
+   * for a task about to be created).
    */
-  function evict(at: number, room: 0 | 1): number {
+  function evict(at: number, room: 0 | 1, roomBytes = 0): number {
     let removed = 0;
     for (let oldest = oldestFinished; oldest !== undefined; oldest = oldestFinished) {
-      if (madeAt + oldest.finishedAt + ttlMs > at && entries.size + room <= maxTasks) break;
+      if (
+        madeAt + oldest.finishedAt + ttlMs > at &&
+        entries.size + room <= maxTasks &&
+        totalBytes + roomBytes <= maxBytes
+      ) {
+        break;
+      }
       oldestFinished = oldest.next;
       oldest.next = undefined;
       if (oldestFinished === undefined) newestFinished = undefined;
       entries.delete(oldest.id);
+      totalBytes -= oldest.bytes;
+      finishedBytes -= oldest.bytes;
+      finishedCount -= 1;
       removed += 1;
     }
     return removed;
@@ -173,6 +215,8 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
 
   function enqueueFinished(entry: Entry, at: number): void {
     entry.finishedAt = at - madeAt;
+    finishedBytes += entry.bytes;
+    finishedCount += 1;
     if (newestFinished === undefined) oldestFinished = entry;
     else newestFinished.next = entry;
     newestFinished = entry;
@@ -181,10 +225,21 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
   return {
     async create(input: NewTask) {
       const at = now();
-      evict(at, 1);
+      const metadata = hasOwnKeys(input.metadata) ? input.metadata : NO_METADATA;
+      const fixedBytes =
+        ENTRY_BYTES +
+        2 * (input.id.length + input.input.length) +
+        (metadata === NO_METADATA ? 0 : jsonWeight(metadata));
       if (entries.has(input.id)) {
         throw new InvalidInputError(`Task '${input.id}' already exists`, { field: 'id' });
       }
+      // Unfinished tasks are never dropped: when they leave no room, the create is refused (and
+      // no finished task is dropped for it).
+      const unfinished = entries.size - finishedCount;
+      if (unfinished + 1 > maxTasks || totalBytes - finishedBytes + fixedBytes > maxBytes) {
+        throw new TaskStoreFullError();
+      }
+      evict(at, 1, fixedBytes);
       const timestamp = isoAt(at);
       sequence += 1;
       const entry: Entry = {
@@ -194,14 +249,17 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
         input: input.input,
         output: undefined,
         error: undefined,
-        metadata: hasOwnKeys(input.metadata) ? Object.freeze({ ...input.metadata }) : NO_METADATA,
+        metadata: metadata === NO_METADATA ? NO_METADATA : Object.freeze({ ...metadata }),
         createdAt: timestamp,
         updatedAt: timestamp,
         sequence,
+        fixedBytes,
+        bytes: fixedBytes,
         finishedAt: -1,
         next: undefined,
       };
       entries.set(entry.id, entry);
+      totalBytes += fixedBytes;
       const task = snapshot(entry);
       notify(task);
       return task;
@@ -236,7 +294,16 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
       if (output !== undefined) entry.output = output;
       if (error !== undefined) entry.error = error;
       entry.updatedAt = isoAt(at);
+      if (output !== undefined || error !== undefined) {
+        const bytes = bytesOf(entry);
+        totalBytes += bytes - entry.bytes;
+        // A finished task written again (its bytes are in the finished count already).
+        if (entry.finishedAt >= 0) finishedBytes += bytes - entry.bytes;
+        entry.bytes = bytes;
+      }
       if (isTerminalStatus(entry.status) && !isTerminalStatus(current)) enqueueFinished(entry, at);
+      // Output that grew past the budget makes room by the finished tasks it can drop.
+      if (totalBytes > maxBytes) evict(at, 0);
       const task = snapshot(entry);
       notify(task);
       return task;
