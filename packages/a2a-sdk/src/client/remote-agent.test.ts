@@ -366,6 +366,44 @@ describe('a remote agent that fails', () => {
   });
 });
 
+describe('a remote that answers with an HTTP error', () => {
+  it("keeps the remote's answer body out of the error callers see (it stays in the cause)", async () => {
+    const served = await serveAgent(createEchoAgent('fronted'));
+    const card = (await (await fetch(agentCardUrlOf(served.baseUrl))).json()) as AgentCard;
+    const secret = 'db-primary.internal.corp:5432';
+    let origin = '';
+    const front = await listenFetch(
+      new Hono()
+        .get('/.well-known/agent-card.json', (c) =>
+          c.json(JSON.parse(JSON.stringify(card).replaceAll(served.baseUrl, origin))),
+        )
+        .post('*', (c) =>
+          c.html(`<html><body>upstream\n${secret}${' filler'.repeat(1000)}</body></html>`, 502),
+        ).fetch,
+    );
+    origin = front.origin;
+    try {
+      const remote = await createRemoteSdkAgent(front.origin);
+      const invoked = await remote.invoke('x').catch((caught: unknown) => caught);
+      const streamed = await (async () => {
+        for await (const event of remote.stream('x')) if (event.type === 'error') return event;
+        return undefined;
+      })().catch((caught: unknown) => caught);
+      for (const failure of [invoked, streamed]) {
+        const message = (failure as { message: string }).message;
+        expect(message).toMatch(/502/);
+        expect(message).not.toContain(secret);
+        expect(message).not.toContain('\n');
+        expect(message.length).toBeLessThanOrEqual(400);
+      }
+      expect(String((invoked as { cause?: Error }).cause?.message)).toContain(secret);
+    } finally {
+      await front.close();
+      await served.close();
+    }
+  });
+});
+
 describe('a remote agent card that cannot be used', () => {
   it('is a RemoteAgentCardError when the card is missing (404)', async () => {
     await expect(createRemoteSdkAgent(`${ours.origin}/a2a/nobody`)).rejects.toBeInstanceOf(

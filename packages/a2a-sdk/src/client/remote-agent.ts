@@ -76,8 +76,22 @@ export function agentNameOf(displayName: string): string {
   return isValidAgentName(name) ? name : 'remote-agent';
 }
 
+/** The most of a remote's error that callers are shown (the whole stays in the error's cause). */
+const MAX_REASON_LENGTH = 300;
+
+/**
+ * Why a call failed, as callers may be told it: the SDK's transports end their HTTP errors with
+ * the remote's whole answer body (`... Status: 502 Bad Gateway. Response: <html>...`), which may
+ * name its internals and be of any size; that part is left out, control characters become
+ * spaces, and at most 300 characters are kept. The error itself is the `cause`, for the log.
+ */
 function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  const message = error instanceof Error ? error.message : String(error);
+  const body = message.indexOf('. Response: ');
+  const head = body === -1 ? message : message.slice(0, body);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are the point
+  const flat = head.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  return flat.length > MAX_REASON_LENGTH ? `${flat.slice(0, MAX_REASON_LENGTH)}...` : flat;
 }
 
 function isTerminal(state: TaskState | undefined): boolean {
