@@ -62,7 +62,11 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'serve': {
       const config = await loadConfig(values.config);
-      return commands.serve(config, { port: values.port, host: values.host });
+      const code = await commands.serve(config, { port: values.port, host: values.host });
+      // Shut down: what still runs (an agent that ignores its abort signal, and its timers) must
+      // not keep the process alive. The output written so far goes out first.
+      await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+      process.exit(code);
     }
     case 'agents':
       return commands.listAgents(await loadConfig(values.config));

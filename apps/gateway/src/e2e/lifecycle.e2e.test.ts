@@ -15,6 +15,7 @@ const INVALID = fileURLToPath(new URL('./fixtures/invalid.config.ts', import.met
 const FAILING = fileURLToPath(new URL('./fixtures/failing.config.ts', import.meta.url));
 const WAITING = fileURLToPath(new URL('./fixtures/waiting.config.ts', import.meta.url));
 const CONSOLE = fileURLToPath(new URL('./fixtures/console.config.ts', import.meta.url));
+const DEAF = fileURLToPath(new URL('./fixtures/deaf.config.ts', import.meta.url));
 const KEY = 'e2e-key-0123456789abcdef';
 const json = { 'content-type': 'application/json' };
 
@@ -71,6 +72,23 @@ describe('graceful shutdown', () => {
       task: { status: 'canceled' },
     });
     expect(await exited).toBe(0);
+  });
+});
+
+describe('an agent that ignores its abort signal', () => {
+  it('does not keep the process alive past the shutdown timeout: it exits 0', async () => {
+    const gateway = await start(['--config', DEAF], { LOG_LEVEL: 'info' });
+    const call = fetch(`${gateway.url}/agents/deaf/invoke`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ input: 'x' }),
+    }).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const stopping = performance.now();
+    expect(await gateway.stop()).toBe(0);
+    expect(performance.now() - stopping).toBeLessThan(5_000);
+    await call;
+    expect(gateway.output()).toContain('"msg":"stopped"');
   });
 });
 
