@@ -59,6 +59,14 @@ describe('validateConfig', () => {
       /^Invalid config: publicUrl: must not have a query or a fragment/,
     ],
     [{ publicUrl: 'https://x.example.com/#top' }, /^Invalid config: publicUrl: must not have/],
+    [
+      { publicUrl: 'https://user:secret@x.example.com/gw' },
+      /^Invalid config: publicUrl: must not hold a user name or password/,
+    ],
+    [
+      { remotes: [{ url: 'http://x.test', apiKey: 'remote-key-0123456789\n' }] },
+      /^Invalid config: remotes\.0\.apiKey: must be visible ASCII characters without spaces/,
+    ],
     [{ cors: ['not a url'] }, /^Invalid config: cors\.0: must be an origin/],
     [{ cors: ['https://app.example.com/'] }, /^Invalid config: cors\.0: must be an origin/],
     [{ cors: ['*'] }, /^Invalid config: cors\.0: .*cors: true/],

@@ -87,13 +87,23 @@ const API_KEY = /^[\x21-\x7e]+$/;
 const MAX_TIMER_MS = 2_147_483_647;
 
 /** An http(s) base URL: a query or a fragment would end up in the middle of every URL made on it. */
-const baseUrlSchema = z.url({ protocol: /^https?$/ }).refine(
-  (url) => {
-    const { search, hash } = new URL(url);
-    return search === '' && hash === '';
-  },
-  { message: 'must not have a query or a fragment' },
-);
+const baseUrlSchema = z
+  .url({ protocol: /^https?$/ })
+  .refine(
+    (url) => {
+      const { search, hash } = new URL(url);
+      return search === '' && hash === '';
+    },
+    { message: 'must not have a query or a fragment' },
+  )
+  // It is published (cards, the banner): a user name or password in it would be too.
+  .refine(
+    (url) => {
+      const { username, password } = new URL(url);
+      return username === '' && password === '';
+    },
+    { message: 'must not hold a user name or password' },
+  );
 
 /**
  * A CORS origin as browsers send it in `Origin`, `https://app.example.com` (no path, no trailing
@@ -119,7 +129,13 @@ const configSchema = z.strictObject({
             .string()
             .refine(isValidAgentName, "must be 1 to 64 lower-case letters, digits, '-' or '_'")
             .optional(),
-          apiKey: z.string().min(1).optional(),
+          apiKey: z
+            .string()
+            .regex(
+              API_KEY,
+              'must be visible ASCII characters without spaces (a newline read from a file?)',
+            )
+            .optional(),
           idleTimeoutMs: z.number().positive().optional(),
         })
         .refine((remote) => remote.kind === 'a2a-http' || remote.idleTimeoutMs === undefined, {

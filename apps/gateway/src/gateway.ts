@@ -217,6 +217,17 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.notFound(jsonNotFoundHandler);
   app.use(requestIds());
   if (options.logger !== undefined) app.use(accessLog(options.logger));
+  if (Array.isArray(options.cors)) {
+    // The answer depends on the Origin: said before the handler runs, since a stream writes its
+    // head then, before cors's own `Vary` (added once the handler returns); kept once in the end.
+    app.use(async (context, next) => {
+      context.header('Vary', 'Origin', { append: true });
+      await next();
+      const vary = context.res.headers.get('Vary');
+      if (vary !== null)
+        context.res.headers.set('Vary', [...new Set(vary.split(/\s*,\s*/))].join(', '));
+    });
+  }
   if (options.cors !== undefined && options.cors !== false) {
     app.use(
       cors({

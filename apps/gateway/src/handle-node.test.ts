@@ -336,3 +336,34 @@ describe('Gateway.handleNode', () => {
     expect(taken).toEqual([false]);
   });
 });
+
+describe('CORS over a real socket', () => {
+  it('says Vary: Origin once on every answer, streams written straight to Node included', async () => {
+    const { url } = await start({ cors: ['http://site.test'] });
+    const headers = { 'content-type': 'application/json', origin: 'http://site.test' };
+    const answers = await Promise.all([
+      fetch(`${url}/agents/ticker/stream`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ input: '2 every 10ms' }),
+      }),
+      fetch(`${url}/compat/runs`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ agent_name: 'echo', input: 'hi', stream: true }),
+      }),
+      fetch(`${url}/agents/echo/invoke`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ input: 'hi' }),
+      }),
+    ]);
+    for (const answer of answers) {
+      await answer.text();
+      expect(answer.headers.get('access-control-allow-origin'), answer.url).toBe(
+        'http://site.test',
+      );
+      expect(answer.headers.get('vary'), answer.url).toBe('Origin');
+    }
+  });
+});
