@@ -66,7 +66,7 @@ async function main(argv: string[]): Promise<number> {
       // Shut down: what still runs (an agent that ignores its abort signal, and its timers) must
       // not keep the process alive. The output written so far goes out first.
       await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
-      process.exit(code);
+      return process.exit(code);
     }
     case 'agents':
       return commands.listAgents(await loadConfig(values.config));
