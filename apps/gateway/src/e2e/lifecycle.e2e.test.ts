@@ -376,6 +376,16 @@ describe('CLI', () => {
     expect((failure as { stderr: string }).stderr).toContain("Unknown option '--colour'");
   });
 
+  it('keeps the exit codes through the repository script (pnpm -s agentport)', async () => {
+    const root = fileURLToPath(new URL('../../../../', import.meta.url));
+    const failure = await run('pnpm', ['-s', 'agentport', 'agents', '--colour'], {
+      cwd: root,
+    }).catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 2 });
+    const { stdout } = await run('pnpm', ['-s', 'agentport', 'agents'], { cwd: root });
+    expect(stdout).toContain('echo:');
+  });
+
   it('ends a call interrupted with Ctrl-C quietly, with exit code 130', async () => {
     for (const args of [
       ['call', 'waiter', 'x', '--config', WAITING],
