@@ -185,6 +185,24 @@ describe('resolveAgents', () => {
     }
   });
 
+  it("names the remote whose card's name is taken, and how to rename it", async () => {
+    const remote = createServer((request, response) => {
+      request.resume();
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ name: 'echo', endpoint: 'http://remote', capabilities: {} }));
+    });
+    await new Promise<void>((resolve) => remote.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(remote.address() as AddressInfo).port}`;
+      await expect(resolveAgents({ remotes: [{ url, kind: 'a2a-http' }] })).rejects.toThrow(
+        /^remotes\.0: An agent named 'echo' is already registered .*'name'/,
+      );
+    } finally {
+      remote.closeAllConnections();
+      await new Promise((resolve) => remote.close(resolve));
+    }
+  });
+
   it('names the remote it cannot reach', async () => {
     await expect(
       resolveAgents({ remotes: [{ url: 'http://127.0.0.1:9/x', kind: 'a2a-http' }] }),

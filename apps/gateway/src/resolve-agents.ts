@@ -39,11 +39,18 @@ async function connectRemote(remote: RemoteAgentConfig, index: number): Promise<
 export async function resolveAgents(config: GatewayConfig): Promise<ResolvedAgents> {
   const builtins = config.builtins === false ? [] : createBuiltinAgents();
   const remotes = await Promise.all((config.remotes ?? []).map(connectRemote));
-  const agents = [...builtins, ...(config.agents ?? []), ...remotes];
+  const local = [...builtins, ...(config.agents ?? [])];
+  const agents = [...local, ...remotes];
   const names = new Set<string>();
-  for (const agent of agents) {
+  for (const [index, agent] of agents.entries()) {
     if (names.has(agent.name)) {
-      throw new ConfigError(`agents: ${new DuplicateAgentError(agent.name).message}`);
+      const duplicate = new DuplicateAgentError(agent.name).message;
+      // A remote takes its name from its card unless given one: say which remote, and how.
+      throw new ConfigError(
+        index < local.length
+          ? `agents: ${duplicate}`
+          : `remotes.${index - local.length}: ${duplicate} (give the remote a name of its own with 'name')`,
+      );
     }
     names.add(agent.name);
   }
