@@ -59,9 +59,14 @@ describe('validateConfig', () => {
       /^Invalid config: publicUrl: must not have a query or a fragment/,
     ],
     [{ publicUrl: 'https://x.example.com/#top' }, /^Invalid config: publicUrl: must not have/],
+    [{ publicUrl: 'not a url' }, /^Invalid config: publicUrl: Invalid URL$/],
     [
       { publicUrl: 'https://user:secret@x.example.com/gw' },
       /^Invalid config: publicUrl: must not hold a user name or password/,
+    ],
+    [
+      { remotes: [{ url: 'https://me:hunter2@x.test/a2a/echo' }] },
+      /^Invalid config: remotes\.0\.url: must not hold a user name or password \(give apiKey instead\)$/,
     ],
     [
       { remotes: [{ url: 'http://x.test', apiKey: 'remote-key-0123456789\n' }] },

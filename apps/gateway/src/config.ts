@@ -86,24 +86,27 @@ const API_KEY = /^[\x21-\x7e]+$/;
 /** The longest delay a Node timer keeps; a longer one fires after 1 ms (with a warning). */
 const MAX_TIMER_MS = 2_147_483_647;
 
+/** Whether a URL holds a user name or password. */
+function hasCredentials(url: string): boolean {
+  const { username, password } = new URL(url);
+  return username !== '' || password !== '';
+}
+
 /** An http(s) base URL: a query or a fragment would end up in the middle of every URL made on it. */
 const baseUrlSchema = z
   .url({ protocol: /^https?$/ })
   .refine(
     (url) => {
+      if (!URL.canParse(url)) return true; // said by the url check
       const { search, hash } = new URL(url);
       return search === '' && hash === '';
     },
     { message: 'must not have a query or a fragment' },
   )
   // It is published (cards, the banner): a user name or password in it would be too.
-  .refine(
-    (url) => {
-      const { username, password } = new URL(url);
-      return username === '' && password === '';
-    },
-    { message: 'must not hold a user name or password' },
-  );
+  .refine((url) => !URL.canParse(url) || !hasCredentials(url), {
+    message: 'must not hold a user name or password',
+  });
 
 /**
  * A CORS origin as browsers send it in `Origin`, `https://app.example.com` (no path, no trailing
@@ -123,7 +126,11 @@ const configSchema = z.strictObject({
     .array(
       z
         .strictObject({
-          url: z.url({ protocol: /^https?$/ }),
+          url: z
+            .url({ protocol: /^https?$/ })
+            .refine((url) => !URL.canParse(url) || !hasCredentials(url), {
+              message: 'must not hold a user name or password (give apiKey instead)',
+            }),
           kind: z.enum(['a2a-http', 'a2a-sdk']).default('a2a-http'),
           name: z
             .string()
