@@ -27,6 +27,22 @@ describe('echo', () => {
   it('answers empty input with empty output', async () => {
     await expect(createEchoAgent().invoke('')).resolves.toBe('');
   });
+
+  it('lets other work run while it streams a long input', async () => {
+    const input = Array.from({ length: 2_000 }, (_, index) => `w${index}`).join(' ');
+    let otherRan = false;
+    setImmediate(() => {
+      otherRan = true;
+    });
+    let seenAtEnd = false;
+    for await (const event of createEchoAgent().stream(input)) {
+      if (event.type === 'done') {
+        seenAtEnd = otherRan;
+        expect(event.output).toBe(input);
+      }
+    }
+    expect(seenAtEnd).toBe(true);
+  });
 });
 
 describe('ticker', () => {
