@@ -1,38 +1,44 @@
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { AgentPortError } from '@agentport/core';
+import { errorAnswer } from './error-response.ts';
 
-/** What Node's HTTP parser and timers refuse, as a status, a code and a message. */
-function refusal(error: NodeJS.ErrnoException): { status: number; code: string; message: string } {
+/** What Node's HTTP parser and timers refuse, as the error it is answered with. */
+function refusal(error: NodeJS.ErrnoException): AgentPortError {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return {
-        status: 431,
+      return new AgentPortError({
         code: 'headers_too_large',
         message: 'Request headers too large',
-      };
+        status: 431,
+      });
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return {
-        status: 413,
+      return new AgentPortError({
         code: 'payload_too_large',
         message: 'Request chunk extensions too large',
-      };
+        status: 413,
+      });
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return {
-        status: 408,
+      return new AgentPortError({
         code: 'request_timeout',
         message: 'The request was not received in time',
-      };
+        status: 408,
+      });
     default:
-      return { status: 400, code: 'bad_request', message: 'Malformed HTTP request' };
+      return new AgentPortError({
+        code: 'bad_request',
+        message: 'Malformed HTTP request',
+        status: 400,
+      });
   }
 }
 
-/** A whole HTTP/1.1 answer with a JSON error body that ends the connection. */
-function rawErrorAnswer(status: number, code: string, message: string): string {
-  const body = JSON.stringify({ error: { code, message } });
+/** A whole HTTP/1.1 answer of an error (its JSON error answer) that ends the connection. */
+function rawErrorAnswer(error: AgentPortError): string {
+  const { status, headers, body } = errorAnswer(error);
   return (
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-    'Content-Type: application/json; charset=utf-8\r\n' +
+    `Content-Type: ${headers['content-type']}\r\n` +
     `Content-Length: ${Buffer.byteLength(body)}\r\n` +
     'Connection: close\r\n\r\n' +
     body
@@ -54,8 +60,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   // The answer in progress on this socket, as Node's own handler checks it.
   const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
   if (error.code !== 'ECONNRESET' && socket.writable && inFlight?.headersSent !== true) {
-    const { status, code, message } = refusal(error);
-    socket.write(rawErrorAnswer(status, code, message));
+    socket.write(rawErrorAnswer(refusal(error)));
   }
   socket.destroy();
 }
@@ -67,14 +72,15 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
  */
 export function answerExpectationFailed(request: IncomingMessage, response: ServerResponse): void {
   const expectation = request.headers.expect ?? '';
-  const body = JSON.stringify({
-    error: {
+  const { status, headers, body } = errorAnswer(
+    new AgentPortError({
       code: 'expectation_failed',
       message: `Unsupported Expect header: '${expectation.slice(0, 100)}'`,
-    },
-  });
-  response.writeHead(417, {
-    'content-type': 'application/json; charset=utf-8',
+      status: 417,
+    }),
+  );
+  response.writeHead(status, {
+    ...headers,
     'content-length': Buffer.byteLength(body),
     connection: 'close',
   });
