@@ -13,11 +13,9 @@ import {
   type UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
 import {
-  type AgentExecutionEvent,
   type AgentExecutor,
   DefaultRequestHandler,
   type DefaultRequestHandlerOptions,
-  type ExecutionEventBus,
   type ExecutionEventBusManager,
   type RequestContext,
   type ServerCallContext,
@@ -27,8 +25,8 @@ import { InvalidInputError, randomUuid } from '@agentport/core';
 import type { ClosableAgentExecutor } from '../executor/agent-executor.ts';
 import { callerSignalOf } from './abortable-call-context.ts';
 import { EventBatches } from './event-batches.ts';
-import { failureEvents } from './failure-events.ts';
 import { checkNewMessage, emptyMessageError, failedStream } from './message-checks.ts';
+import { executeOnBus, loadReferenceTasks } from './run-on-bus.ts';
 import { type RunningTask, RunningTasks } from './running-tasks.ts';
 import {
   applyHistoryLength,
@@ -145,7 +143,7 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     if (this.#replier !== undefined && this.#repliesWithMessage(params)) {
       return this.#reply(this.#replier, params, context);
     }
-    if (!this.#startsNewTask(params)) {
+    if (!this.#isNewWithoutPush(params)) {
       const running = this.#joinRunning(params, context);
       return running === undefined
         ? super.sendMessage(params, context)
@@ -160,7 +158,7 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
   ): AsyncGenerator<StreamResponse, void, undefined> {
     const empty = emptyMessageError(params);
     if (empty !== undefined) return failedStream(empty);
-    if (this.#card.capabilities?.streaming !== true || !this.#startsNewTask(params)) {
+    if (this.#card.capabilities?.streaming !== true || !this.#isNewWithoutPush(params)) {
       if (this.#card.capabilities?.streaming === true) this.#joinRunning(params, context);
       return super.sendMessageStream(params, context);
     }
@@ -229,29 +227,6 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     return applyHistoryLength(result, params.configuration?.historyLength);
   }
 
-  #startsNewTask(params: SendMessageRequest): boolean {
-    return this.#isNewWithoutPush(params);
-  }
-
-  /**
-   * The tasks a message refers to (`referenceTaskIds`) that the store has, for the executor's
-   * request context, as the SDK's path loads them; undefined when it refers to none. One that is
-   * missing is left out without a word (the SDK's path logs the caller's id as given).
-   */
-  async #referenceTasks(
-    params: SendMessageRequest,
-    context: ServerCallContext,
-  ): Promise<Task[] | undefined> {
-    const ids = params.message?.referenceTaskIds ?? [];
-    if (ids.length === 0) return undefined;
-    const tasks: Task[] = [];
-    for (const id of ids) {
-      const task = await this.#store.load(id, context);
-      if (task !== undefined) tasks.push(task);
-    }
-    return tasks;
-  }
-
   /** A message with an id and no `taskId`, that needs no task for push notifications. */
   #isNewWithoutPush(params: SendMessageRequest): boolean {
     const message = params.message;
@@ -267,7 +242,7 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
   }
 
   async #send(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
-    const referenceTasks = await this.#referenceTasks(params, context);
+    const referenceTasks = await loadReferenceTasks(this.#store, params, context);
     const { batches, progress, stop, save } = this.#start(params, context, referenceTasks);
     const historyLength = params.configuration?.historyLength;
     const blocking = params.configuration?.returnImmediately !== true;
@@ -332,7 +307,7 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    const referenceTasks = await this.#referenceTasks(params, context);
+    const referenceTasks = await loadReferenceTasks(this.#store, params, context);
     const { batches, progress, stop, save } = this.#start(params, context, referenceTasks);
     const historyLength = params.configuration?.historyLength;
     let pattern: StreamPattern = 'undetermined';
@@ -385,7 +360,7 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     };
     const bus = this.#buses.createOrGetByTaskId(taskId, context);
     const batches = new EventBatches(bus);
-    this.#execute(bus, requestContext);
+    executeOnBus(this.#executor, this.#buses, this.#keepBusAlive, bus, requestContext);
     const progress = new TaskProgress(userMessage);
     const ended = this.#running.add(taskId, context, progress);
     const stop = () => {
@@ -402,34 +377,5 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
       }
     };
     return { batches, progress, stop, save };
-  }
-
-  /** Runs the executor; a rejection fails the task on the bus; the bus is settled as the SDK does. */
-  #execute(bus: ExecutionEventBus, requestContext: RequestContext): void {
-    const { taskId, context } = requestContext;
-    let lastTask: Task | undefined;
-    let lastState: TaskState | undefined;
-    const track = (event: AgentExecutionEvent) => {
-      if (event.kind === 'task') lastTask = event.data;
-      const state =
-        event.kind === 'task' || event.kind === 'statusUpdate'
-          ? event.data.status?.state
-          : undefined;
-      if (state !== undefined) lastState = state;
-    };
-    bus.on('event', track);
-    this.#executor
-      .execute(requestContext, bus)
-      .catch((error: unknown) => {
-        console.error(`Agent execution failed for task ${taskId}:`, error);
-        for (const event of failureEvents(requestContext, lastTask, error)) bus.publish(event);
-      })
-      .finally(() => {
-        bus.off('event', track);
-        if (this.#buses.settleByTaskId?.(taskId, bus, lastState, context)) return;
-        if (lastState !== undefined && this.#keepBusAlive.has(lastState)) return;
-        bus.finished();
-        this.#buses.cleanupByTaskId(taskId, context);
-      });
   }
 }
