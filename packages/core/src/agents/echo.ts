@@ -5,12 +5,10 @@ import { defineAgent } from '../define-agent.ts';
 const WORDS_PER_TURN = 256;
 
 /** Resolves on a later turn of the event loop (after pending I/O), where the runtime has one. */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => {
-    if (typeof globalThis.setImmediate === 'function') globalThis.setImmediate(resolve);
-    else setTimeout(resolve, 0);
-  });
-}
+const nextTurn: () => Promise<void> =
+  typeof globalThis.setImmediate === 'function'
+    ? () => new Promise((resolve) => globalThis.setImmediate(resolve))
+    : () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /**
  * Creates the `echo` agent: it streams its input back word by word (whitespace kept), so its
