@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LoadFigures } from './measure.ts';
-import { pairedRatio, type Results, type RunInfo, renderReport } from './report.ts';
+import { pairedRatio, type Results, type RunInfo, renderReport, roundLines } from './report.ts';
 
 const figures = (requestsPerSecond: number) => ({
   requestsPerSecond,
@@ -69,5 +69,18 @@ describe('renderReport', () => {
       'CPU time taken by the host (steal) during the run: CPU 0 3.3%, CPU 1 12.2%',
     );
     expect(renderReport(results, { ...info, steal: '' }).text).not.toContain('steal');
+  });
+});
+
+describe('roundLines', () => {
+  it('lists the requests per second of each subject in round order', () => {
+    const load: Record<string, LoadFigures> = {
+      'invoke/raw': { ...figures(30_000), roundsPerSecond: [31_250.4, 18_002, 30_100] },
+      'tasks-wait/gateway': { ...figures(21_000), roundsPerSecond: [21_000, 12_500.6, 22_000] },
+    };
+    expect(roundLines(load)).toEqual([
+      'invoke/raw: 31,250 18,002 30,100 requests/s by round',
+      'tasks-wait/gateway: 21,000 12,501 22,000 requests/s by round',
+    ]);
   });
 });

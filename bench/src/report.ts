@@ -25,6 +25,17 @@ export interface RunInfo {
   steal: string;
 }
 
+/**
+ * One line per subject: its requests per second round by round, for the run's log (a spell of
+ * the host shows there as one round apart from the others; the report keeps only medians).
+ */
+export function roundLines(load: Readonly<Record<string, LoadFigures>>): string[] {
+  return Object.entries(load).map(
+    ([key, figures]) =>
+      `${key}: ${(figures.roundsPerSecond ?? []).map((rate) => formatNumber(rate)).join(' ')} requests/s by round`,
+  );
+}
+
 type Rows = string[][];
 
 const LOAD_ROWS: [scenario: string, key: string, label: string, anchor: string][] = [

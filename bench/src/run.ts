@@ -11,7 +11,7 @@ import { pin, type ServerChild, startChild } from './child.ts';
 import { firstEventMedians, interleavedMedians, openIdleStreams } from './client.ts';
 import { describeMachine, describeSteal, readCpuTicks, splitCpus } from './environment.ts';
 import { type LoadSettings, type LoadSubject, loadInterleaved, succeeded } from './measure.ts';
-import { type Results, renderReport, writeReport } from './report.ts';
+import { type Results, renderReport, roundLines, writeReport } from './report.ts';
 import {
   A2A_HEADERS,
   countEvents,
@@ -88,7 +88,9 @@ function subject(
 /** Loads the subjects side by side (see {@link loadInterleaved}) and keeps their figures. */
 async function measureTogether(title: string, subjects: LoadSubject[]): Promise<void> {
   log(`${title}: ${subjects.map((each) => each.key).join(', ')}`);
-  Object.assign(results.load, await loadInterleaved(subjects, settings));
+  const figures = await loadInterleaved(subjects, settings);
+  for (const line of roundLines(figures)) log(`  ${line}`);
+  Object.assign(results.load, figures);
 }
 
 async function idleHeap(server: ServerChild, path: string, body: string): Promise<number> {
