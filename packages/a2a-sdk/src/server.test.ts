@@ -156,6 +156,45 @@ describe('createA2ASdkServer', () => {
     });
   });
 
+  it('answers a v0.3 message/stream that fails at once as SSE for v0.3 clients, as JSON for A2A-Version 0.3', async () => {
+    const { app } = createA2ASdkServer(createEchoAgent(), config);
+    const followUp = (headers: Record<string, string>) =>
+      app.request('/jsonrpc', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 9,
+          method: 'message/stream',
+          params: {
+            message: {
+              kind: 'message',
+              messageId: 'm-1',
+              role: 'user',
+              taskId: 'no-such-task',
+              parts: [{ kind: 'text', text: 'x' }],
+            },
+          },
+        }),
+      });
+    // A v0.3 client (no A2A-Version) reads only an event stream here.
+    const v03Headers: Record<string, string>[] = [{}, { 'A2A-Version': '' }];
+    for (const headers of v03Headers) {
+      const response = await followUp(headers);
+      expect(response.headers.get('content-type')).toContain('text/event-stream');
+      const text = await response.text();
+      expect(text).toMatch(/^event: error\ndata: /);
+      expect(JSON.parse(text.slice(text.indexOf('data: ') + 6))).toMatchObject({
+        id: 9,
+        error: { code: -32001 },
+      });
+    }
+    // A v1.0 client speaking v0.3 gets the JSON envelope, which it turns into the typed error.
+    const versioned = await followUp({ 'A2A-Version': '0.3' });
+    expect(versioned.headers.get('content-type')).toContain('application/json');
+    expect(await versioned.json()).toMatchObject({ id: 9, error: { code: -32001 } });
+  });
+
   it('lists for a JSON-RPC ListTasks with status UNRECOGNIZED, and refuses other unknown ones', async () => {
     const { app } = createA2ASdkServer(createEchoAgent(), config);
     const list = (status: string) =>

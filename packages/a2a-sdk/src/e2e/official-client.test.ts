@@ -1,4 +1,10 @@
-import { ListTasksRequest, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
+import {
+  ListTasksRequest,
+  SendMessageRequest,
+  type StreamResponse,
+  type Task,
+  TaskState,
+} from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { AgentFailureError, defineAgent } from '@agentport/core';
@@ -194,6 +200,23 @@ describe.each(FLAVOURS)('the official client over $binding (A2A $version)', (fla
     await expect(
       echoClient.cancelTask({ tenant: '', id: 'no-such-task', metadata: undefined }),
     ).rejects.toBeInstanceOf(TaskNotFoundError);
+  });
+
+  it('answers a streamed follow-up to an unknown task with TaskNotFoundError', async () => {
+    const followUp = SendMessageRequest.fromJSON({
+      message: {
+        messageId: 'follow-up',
+        role: 'ROLE_USER',
+        taskId: 'no-such-task',
+        parts: [{ text: 'x' }],
+      },
+    });
+    const events = async () => {
+      for await (const _event of echoClient.sendMessageStream(followUp)) {
+        // Nothing should come before the error.
+      }
+    };
+    await expect(events()).rejects.toBeInstanceOf(TaskNotFoundError);
   });
 
   it('fails the task when the agent fails, with the agent error as status message', async () => {

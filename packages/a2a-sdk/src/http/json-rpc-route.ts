@@ -1,6 +1,7 @@
 import { A2A_VERSION_HEADER, SendMessageRequest } from '@a2a-js/sdk';
 import {
   A2A_LEGACY_PROTOCOL_VERSION,
+  LEGACY_METHOD_MESSAGE_STREAM,
   LEGACY_METHOD_TASKS_CANCEL,
   LEGACY_METHOD_TASKS_GET,
   LEGACY_METHOD_TASKS_RESUBSCRIBE,
@@ -103,6 +104,21 @@ function withoutUnrecognizedStatus(body: unknown): unknown {
   return { ...call, params };
 }
 
+/**
+ * Whether a failure before a stream's first event is answered as SSE (an `error` event) rather
+ * than JSON. The v0.3 resubscribe always is (as SDK 1.3's Express adapter does). So is a v0.3
+ * `message/stream` sent without `A2A-Version`, as v0.3 clients send it (the header came with
+ * v1.0): the v0.3 SDK's server began the event stream before reading it, and its clients read only
+ * `text/event-stream` there (a JSON answer reached them as "Invalid response Content-Type", the
+ * error lost). With `A2A-Version: 0.3` (a v1.0 client speaking v0.3) it is JSON, as SDK 1.3's
+ * Express adapter answers, which that client turns into the typed error.
+ */
+function failsAsSse(body: unknown, versionHeader: string | undefined): boolean {
+  const method = (body as { method?: unknown } | undefined)?.method;
+  if (method === LEGACY_METHOD_TASKS_RESUBSCRIBE) return true;
+  return method === LEGACY_METHOD_MESSAGE_STREAM && versionHeader === undefined;
+}
+
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
   return (
     typeof (value as AsyncIterable<unknown> | undefined)?.[Symbol.asyncIterator] === 'function'
@@ -140,10 +156,11 @@ export function createJsonRpcHandler(options: JsonRpcRouteOptions): Handler {
       return c.json(envelope(null, error), 200);
     }
     const body = parsed.value;
+    // Absent or empty: a v0.3 caller (the header came with v1.0).
+    const versionHeader = requestHeader(c, A2A_VERSION_HEADER) || undefined;
     const legacy =
       legacyHandler !== undefined &&
-      (requestHeader(c, A2A_VERSION_HEADER) || A2A_LEGACY_PROTOCOL_VERSION) ===
-        A2A_LEGACY_PROTOCOL_VERSION;
+      (versionHeader ?? A2A_LEGACY_PROTOCOL_VERSION) === A2A_LEGACY_PROTOCOL_VERSION;
     const mapError = legacy
       ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError
       : JsonRpcTransportHandler.mapToJSONRPCError;
@@ -176,10 +193,7 @@ export function createJsonRpcHandler(options: JsonRpcRouteOptions): Handler {
       }
       const iterator = output[Symbol.asyncIterator]();
       const first = await firstStep(iterator);
-      // The v0.3 resubscribe always answers SSE, even when it fails before its first event.
-      const alwaysSse =
-        legacy &&
-        (body as { method?: unknown } | undefined)?.method === LEGACY_METHOD_TASKS_RESUBSCRIBE;
+      const alwaysSse = legacy && failsAsSse(body, versionHeader);
       if ('error' in first && !alwaysSse) return c.json(errorEnvelope(first.error), 200, headers);
       return sseResponse(iterator, first, {
         encode: (value) => value,
