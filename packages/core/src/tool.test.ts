@@ -99,4 +99,16 @@ describe('defineTool', () => {
       defineTool({ name: 'ok', parameters: [] as unknown as Record<string, unknown>, execute }),
     ).toThrow(/JSON Schema object/);
   });
+
+  it('refuses a zod 3 schema when the tool is defined, not when it is called', () => {
+    // What zod 3 schemas carry: `_def` and `safeParse`, and no `_zod`.
+    const zod3 = { _def: { typeName: 'ZodObject' }, safeParse: () => ({ success: true }) };
+    expect(() =>
+      defineTool({
+        name: 'old',
+        parameters: zod3 as unknown as Record<string, unknown>,
+        execute: () => 1,
+      }),
+    ).toThrow(/zod 3 schema: use zod 4/);
+  });
 });

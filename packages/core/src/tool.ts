@@ -38,6 +38,19 @@ function isZodSchema(value: unknown): value is z.ZodType {
   return typeof value === 'object' && value !== null && '_zod' in value;
 }
 
+/**
+ * Whether a value is a zod 3 schema (`_def` and `safeParse`, no `_zod`): taken for a JSON Schema
+ * it would fail only when the tool is called, far from the mistake.
+ */
+function isZod3Schema(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    '_def' in value &&
+    typeof (value as { safeParse?: unknown }).safeParse === 'function'
+  );
+}
+
 function createValidator(
   name: string,
   parameters: z.ZodType | JsonSchema,
@@ -66,6 +79,12 @@ function createValidator(
         throw new ToolArgumentsError(name, `${path}${issue?.message ?? 'invalid'}`);
       },
     };
+  }
+  if (isZod3Schema(parameters)) {
+    throw new InvalidInputError(
+      `Tool '${name}' parameters are a zod 3 schema: use zod 4 (or 'zod/v4' of zod 3.25) or a JSON Schema object`,
+      { field: 'parameters' },
+    );
   }
   if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters)) {
     throw new InvalidInputError(`Tool '${name}' parameters must be a JSON Schema object`, {
