@@ -75,6 +75,48 @@ describe('graceful shutdown', () => {
   });
 });
 
+describe('pnpm start', () => {
+  it('stops gracefully when pnpm itself gets SIGTERM (as docker stop sends it), and exits 0', async () => {
+    const root = fileURLToPath(new URL('../../../../', import.meta.url));
+    // Its own process group, so that only pnpm is signalled, and the group can be cleaned up.
+    const child = spawn('pnpm', ['start'], {
+      cwd: root,
+      env: { ...process.env, PORT: '0', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const pid = child.pid as number;
+    let stdout = '';
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`not started:\n${stdout}`)), 15_000);
+        child.stdout?.on('data', () => {
+          const match = /AgentPort gateway listening on (http:\/\/\S+)/.exec(stdout);
+          if (match?.[1] === undefined) return;
+          clearTimeout(timer);
+          resolve(match[1]);
+        });
+      });
+      expect((await fetch(`${url}/readyz`)).status).toBe(200);
+      process.kill(pid, 'SIGTERM');
+      expect(await exited).toBe(0);
+      expect(stdout).toContain('"signal":"SIGTERM","msg":"shutting down"');
+      expect(stdout).toContain('"msg":"stopped"');
+      await expect(fetch(`${url}/readyz`)).rejects.toThrow();
+    } finally {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // The whole group has exited.
+      }
+    }
+  });
+});
+
 describe('an agent that ignores its abort signal', () => {
   it('does not keep the process alive past the shutdown timeout: it exits 0', async () => {
     const gateway = await start(['--config', DEAF], { LOG_LEVEL: 'info' });
