@@ -56,6 +56,31 @@ describe('sseResponse', () => {
     expect(rest).toBe('data: {"value":2}\n\n');
   });
 
+  it('writes a heartbeat comment after an interval without events, and none while events flow', async () => {
+    server = await listenFetch(async () => {
+      const iterator = (async function* () {
+        yield 1;
+        await new Promise((resolve) => setTimeout(resolve, 130));
+        yield 2;
+      })();
+      return sseResponse(iterator, await firstStep(iterator), { ...options, heartbeatMs: 50 });
+    });
+    const text = await (await fetch(server.origin)).text();
+    expect(text).toMatch(/^data: \{"value":1\}\n\n(: heartbeat\n\n)+data: \{"value":2\}\n\n$/);
+    // Events that come sooner than the interval get no heartbeat between them.
+    await server.close();
+    server = await listenFetch(async () => {
+      const iterator = (async function* () {
+        for (let value = 1; value <= 6; value += 1) {
+          yield value;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      })();
+      return sseResponse(iterator, await firstStep(iterator), { ...options, heartbeatMs: 200 });
+    });
+    expect(await (await fetch(server.origin)).text()).not.toContain('heartbeat');
+  });
+
   it('ends with an error event when the stream fails midway', async () => {
     const response = await serveEvents(async function* () {
       yield 1;

@@ -8,7 +8,17 @@ export interface SseOptions<T> {
   encodeError(error: unknown): unknown;
   /** Extra response headers. */
   headers?: Record<string, string>;
+  /**
+   * A `: heartbeat` comment is written after this long without an event (default 15 s), so
+   * proxies and load balancers that cut idle connections (nginx after 60 s) keep a quiet
+   * stream open; A2A clients skip SSE comments.
+   */
+  heartbeatMs?: number;
 }
+
+/** The SSE comment that keeps an idle stream open, as the REST/SSE surface writes it. */
+const HEARTBEAT = ': heartbeat\n\n';
+const HEARTBEAT_MS = 15_000;
 
 /** The first step of a stream: its first result, or the error reading it threw. */
 export type FirstStep<T> = { result: IteratorResult<T> } | { error: unknown };
@@ -88,11 +98,19 @@ export async function sseResponse<T>(
         }
       };
       flush();
+      let quiet = true;
       const send = (event: string) => {
         if (!open) return;
+        quiet = false;
         pending += event;
         scheduled ??= setImmediate(flush);
       };
+      // Beats only after a whole interval without an event.
+      const heartbeat = setInterval(() => {
+        if (quiet) send(HEARTBEAT);
+        quiet = true;
+      }, options.heartbeatMs ?? HEARTBEAT_MS);
+      heartbeat.unref();
       try {
         for (
           let result = await (next ?? iterator.next());
@@ -104,6 +122,7 @@ export async function sseResponse<T>(
       } catch (error) {
         send(formatSSEErrorEvent(options.encodeError(error)));
       } finally {
+        clearInterval(heartbeat);
         if (scheduled !== undefined) clearImmediate(scheduled);
         flush();
         if (open) {
