@@ -193,7 +193,9 @@ export function createGateway(options: GatewayOptions): Gateway {
         },
         {
           bodyLimit: maxBodyBytes,
-          ...(secured ? { bearerAuth: { description: 'An AgentPort API key' } } : {}),
+          ...(secured
+            ? { bearerAuth: { description: 'An AgentPort API key', apiKeyHeader: 'X-API-Key' } }
+            : {}),
           ...(options.a2aReplyWith === undefined ? {} : { replyWith: options.a2aReplyWith }),
           ...(options.maxConcurrency === undefined
             ? {}

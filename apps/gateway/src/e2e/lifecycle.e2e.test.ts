@@ -205,7 +205,14 @@ describe('configured gateway', () => {
     const sdkCard = await fetch(`${gateway.url}/.well-known/agent-card.json`, {
       headers: { 'a2a-version': '1.0' },
     });
-    expect(await sdkCard.json()).toMatchObject({ name: 'shout', securitySchemes: { bearer: {} } });
+    expect(await sdkCard.json()).toMatchObject({
+      name: 'shout',
+      securitySchemes: {
+        bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } },
+        apiKey: { apiKeySecurityScheme: { location: 'header', name: 'X-API-Key' } },
+      },
+      securityRequirements: [{ schemes: { bearer: {} } }, { schemes: { apiKey: {} } }],
+    });
   });
 
   it('serves remote agents configured by URL (another gateway) as if they were local', async () => {

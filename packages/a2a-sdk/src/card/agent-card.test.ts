@@ -163,4 +163,29 @@ describe('bearer auth on the card', () => {
       security: [{ bearer: [] }],
     });
   });
+
+  it('advertises the key in a header as the other way in, when given one', () => {
+    const card = createAgentCard(createEchoAgent(), config, {
+      bearerAuth: { description: 'API key', apiKeyHeader: 'X-API-Key' },
+    });
+    const wire = JSON.parse(JSON.stringify(toWireAgentCard(card)));
+    expect(wire.securitySchemes).toEqual({
+      bearer: { httpAuthSecurityScheme: { description: 'API key', scheme: 'Bearer' } },
+      apiKey: {
+        apiKeySecurityScheme: { description: 'API key', location: 'header', name: 'X-API-Key' },
+      },
+    });
+    expect(wire.securityRequirements).toEqual([
+      { schemes: { bearer: {} } },
+      { schemes: { apiKey: {} } },
+    ]);
+    expect(AgentCard.fromJSON(wire).securitySchemes).toEqual(card.securitySchemes);
+    expect(toLegacyAgentCard(card)).toMatchObject({
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+      },
+      security: [{ bearer: [] }, { apiKey: [] }],
+    });
+  });
 });

@@ -27,8 +27,11 @@ export interface AgentCardOptions {
   documentationUrl?: string;
   /** A link to the agent's icon. */
   iconUrl?: string;
-  /** Advertise that calls need `Authorization: Bearer <key>` (for a server behind auth). */
-  bearerAuth?: { description?: string };
+  /**
+   * Advertise that calls need `Authorization: Bearer <key>` (for a server behind auth), or, with
+   * `apiKeyHeader`, the same key in that header instead (either will do).
+   */
+  bearerAuth?: { description?: string; apiKeyHeader?: string };
 }
 
 /** The path of the JSON-RPC endpoint relative to the mount. */
@@ -91,7 +94,7 @@ function bearerSecurity(
 ): Pick<AgentCard, 'securitySchemes' | 'securityRequirements'> {
   if (bearerAuth === undefined) return { securitySchemes: {}, securityRequirements: [] };
   const description = bearerAuth.description ?? 'An API key as a bearer token';
-  return {
+  const bearer: Pick<AgentCard, 'securitySchemes' | 'securityRequirements'> = {
     securitySchemes: {
       bearer: {
         scheme: {
@@ -101,6 +104,21 @@ function bearerSecurity(
       },
     },
     securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+  };
+  const header = bearerAuth.apiKeyHeader;
+  if (header === undefined) return bearer;
+  return {
+    securitySchemes: {
+      ...bearer.securitySchemes,
+      apiKey: {
+        scheme: {
+          $case: 'apiKeySecurityScheme',
+          value: { description, location: 'header', name: header },
+        },
+      },
+    },
+    // Either requirement will do.
+    securityRequirements: [...bearer.securityRequirements, { schemes: { apiKey: { list: [] } } }],
   };
 }
 

@@ -93,6 +93,13 @@ function legacySecuritySchemes(card: AgentCard): Record<string, unknown> | undef
         scheme: scheme.value.scheme.toLowerCase(),
         description: scheme.value.description,
       };
+    } else if (scheme?.$case === 'apiKeySecurityScheme') {
+      schemes[name] = {
+        type: 'apiKey',
+        in: scheme.value.location,
+        name: scheme.value.name,
+        description: scheme.value.description,
+      };
     }
   }
   return Object.keys(schemes).length > 0 ? schemes : undefined;
