@@ -29,7 +29,7 @@ import { renderDocsPage } from './docs-page.ts';
 import { createNodeRoute, mayTakeOnNode } from './node-routes.ts';
 import { createOpenApiDocument, listRoutes } from './openapi.ts';
 import { chooseRequestId, REQUEST_ID_HEADER, requestIds } from './request-id.ts';
-import { describeRoute } from './route-docs.ts';
+import { describeRoute, rootCardQuerySchema } from './route-docs.ts';
 
 /** Options of {@link createGateway}. */
 export interface GatewayOptions {
@@ -276,7 +276,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.get('/', (context) => context.json(index));
 
   app.get(AGENT_CARD_ROUTE, (context) => {
-    const name = context.req.query('agent') ?? defaultAgent;
+    const name = rootCardQuerySchema.parse(context.req.query()).agent ?? defaultAgent;
     const server = a2aSdk.get(name);
     if (server === undefined) return errorResponse(new AgentNotFoundError(name));
     return server.app.request(AGENT_CARD_ROUTE, { headers: context.req.raw.headers });

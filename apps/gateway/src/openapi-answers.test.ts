@@ -202,4 +202,16 @@ describe('OpenAPI answer schemas', () => {
     expect((await app.request('/a2a/echo/rest/tasks?pageSize=1', { headers })).status).toBe(200);
     expect((await app.request('/a2a/echo/rest/tasks?pageSize=0', { headers })).status).toBe(400);
   });
+
+  it("documents the root SDK card's ?agent= query, which the per-agent cards do not read", async () => {
+    const { app, document } = await documented();
+    const parameters = (path: string) => document.paths[path]?.get?.parameters ?? [];
+    expect(parameters('/.well-known/agent-card.json')).toEqual([
+      expect.objectContaining({ name: 'agent', in: 'query', required: false }),
+    ]);
+    expect(parameters('/a2a/echo/.well-known/agent-card.json')).toEqual([]);
+    const headers = { 'A2A-Version': '1.0' };
+    const card = await app.request('/.well-known/agent-card.json?agent=echo', { headers });
+    expect(((await card.json()) as { name: string }).name).toBe('echo');
+  });
 });

@@ -5,6 +5,7 @@ import {
 } from '@agentport/a2a-http';
 import { runRequestSchema } from '@agentport/compat';
 import { invokeRequestSchema } from '@agentport/rest-sse';
+import * as z from 'zod';
 import {
   AGENT_CARD,
   AGENT_DEF,
@@ -19,6 +20,14 @@ import {
   TASK_PAGE,
 } from './answer-schemas.ts';
 import type { RouteDoc } from './openapi.ts';
+
+/** The query of the root SDK card: `?agent={name}` answers that agent's card. */
+export const rootCardQuerySchema = z.object({
+  agent: z
+    .string()
+    .optional()
+    .describe("The agent whose card to answer (default: the gateway's default agent)"),
+});
 
 interface Rule {
   method: string;
@@ -177,7 +186,16 @@ const RULES: Rule[] = [
   },
   {
     method: 'GET',
-    path: /^(?:\/a2a\/[^/]+)?\/\.well-known\/agent-card\.json$/,
+    path: /^\/\.well-known\/agent-card\.json$/,
+    doc: {
+      summary: 'A2A AgentCard of the default agent, or of ?agent={name}',
+      tag: SDK,
+      query: rootCardQuerySchema,
+    },
+  },
+  {
+    method: 'GET',
+    path: /^\/a2a\/[^/]+\/\.well-known\/agent-card\.json$/,
     doc: { summary: 'A2A AgentCard', tag: SDK },
   },
   {
