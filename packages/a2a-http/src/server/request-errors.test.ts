@@ -28,7 +28,7 @@ describe('bad input to POST /tasks', () => {
   });
 
   it.each([
-    ['a missing input', {}, 'input: must be a string'],
+    ['a missing input', {}, 'input: is required'],
     ['an empty input', { input: '' }, 'input: must not be empty'],
     ['a non-string input', { input: 42 }, 'input: must be a string'],
     ['an array metadata', { input: 'x', metadata: [1] }, 'metadata: must be a JSON object'],

@@ -11,7 +11,12 @@ export const MAX_METADATA_DEPTH = 32;
 /** The body of `POST /tasks`: a non-empty `input` and optional `metadata`; unknown fields are ignored. */
 export const createTaskRequestSchema = z.object(
   {
-    input: z.string({ error: 'must be a string' }).min(1, 'must not be empty'),
+    input: z
+      .string({
+        // As the REST/SSE surface says it: a missing input is required, a wrong one a string.
+        error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string'),
+      })
+      .min(1, 'must not be empty'),
     metadata: z
       .record(z.string(), z.unknown(), { error: 'must be a JSON object' })
       .refine(
