@@ -132,6 +132,42 @@ describe('an agent that ignores its abort signal', () => {
     await call;
     expect(gateway.output()).toContain('"msg":"stopped"');
   });
+
+  it('logs the requests cut at the shutdown timeout (499) before it says stopped', async () => {
+    const gateway = await start(['--config', DEAF], { LOG_LEVEL: 'info' });
+    // A body of declared length goes the Node fast path, a streamed one through the Hono app.
+    const text = JSON.stringify({ input: 'x' });
+    const streamed = () =>
+      new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(text));
+          controller.close();
+        },
+      });
+    const calls = [
+      fetch(`${gateway.url}/agents/deaf/invoke`, { method: 'POST', headers: json, body: text }),
+      fetch(`${gateway.url}/agents/deaf/invoke`, {
+        method: 'POST',
+        headers: json,
+        body: streamed(),
+        duplex: 'half',
+      } as RequestInit),
+    ].map((call) => call.catch((error: unknown) => error));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await gateway.stop()).toBe(0);
+    await Promise.all(calls);
+    const lines = gateway
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { msg: string; status?: number; path?: string });
+    const stopped = lines.findIndex((line) => line.msg === 'stopped');
+    const cut = lines.filter(
+      (line) => line.msg === 'request' && line.path === '/agents/deaf/invoke',
+    );
+    expect(cut.map((line) => line.status)).toEqual([499, 499]);
+    expect(lines.findLastIndex((line) => line.msg === 'request')).toBeLessThan(stopped);
+  });
 });
 
 describe('console output', () => {

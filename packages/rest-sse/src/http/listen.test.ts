@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { connect, createServer } from 'node:net';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
@@ -183,6 +184,34 @@ describe('listen', () => {
     await stopped;
     expect(performance.now() - started).toBeLessThan(2000);
     expect(await pending).toBeInstanceOf(Error);
+  });
+
+  it('resolves only once the responses it force-closed have emitted close', async () => {
+    const closed: string[] = [];
+    let arrived = 0;
+    const hanging = new Hono().get(
+      '/hang',
+      (context) =>
+        new Promise<Response>(() => {
+          const { outgoing } = context.env as { outgoing: ServerResponse };
+          arrived += 1;
+          outgoing.once('close', () => closed.push('response'));
+        }),
+    );
+    const controller = new AbortController();
+    const urls: string[] = [];
+    const stopped = listen(hanging, {
+      signal: controller.signal,
+      shutdownTimeoutMs: 50,
+      onListen: ({ url }) => urls.push(url),
+    });
+    await expect.poll(() => urls.length).toBe(1);
+    const pending = [1, 2].map(() => fetch(`${urls[0]}/hang`).catch(() => undefined));
+    await expect.poll(() => arrived).toBe(2);
+    controller.abort();
+    await stopped.then(() => closed.push('stopped'));
+    expect(closed).toEqual(['response', 'response', 'stopped']);
+    await Promise.all(pending);
   });
 
   it('does not start when the signal has already aborted', async () => {

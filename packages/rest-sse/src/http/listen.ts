@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { AgentPortError } from '@agentport/core';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import { answerClientError, answerExpectationFailed } from './client-error.ts';
@@ -120,6 +120,15 @@ export function listen(app: FetchApp, options: ListenOptions = {}): Promise<void
             if (!handled) void listener(request, response);
           },
     );
+    const open = new Set<Socket>();
+    let drained: (() => void) | undefined;
+    server.on('connection', (socket: Socket) => {
+      open.add(socket);
+      socket.once('close', () => {
+        open.delete(socket);
+        if (open.size === 0) drained?.();
+      });
+    });
     server.on('clientError', answerClientError);
     server.on('checkExpectation', answerExpectationFailed);
     server.listen(port, hostname);
@@ -129,7 +138,11 @@ export function listen(app: FetchApp, options: ListenOptions = {}): Promise<void
       server.close(() => {
         clearTimeout(timer);
         clearInterval(sweeper);
-        resolve();
+        // Connections closed at the timeout emit `close` only after the server's own, and their
+        // responses theirs later still (access log lines, clean-ups): resolve once they all have.
+        const done = () => setImmediate(resolve);
+        if (open.size === 0) done();
+        else drained = done;
       });
       if (!('closeIdleConnections' in server)) return;
       // Keep-alive connections go as soon as their last request is answered, not at the timeout.
