@@ -1,3 +1,4 @@
+import { listen } from '@agentport/rest-sse';
 import { Hono } from 'hono';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
@@ -25,5 +26,39 @@ describe('accessLog', () => {
     expect(entries[0].durationMs).toBeTypeOf('number');
     expect(lines.join('')).not.toContain(key);
     expect(lines.join('')).not.toContain('wrong-key');
+  });
+
+  it('logs a caller who leaves a call still running when they leave (499), served on Node', async () => {
+    const { lines, destination } = collectLines();
+    let release = () => {};
+    let arrived = false;
+    const app = new Hono();
+    app.use(accessLog(pino({ base: undefined }, destination)));
+    app.get('/slow', async (context) => {
+      arrived = true;
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return context.text('late');
+    });
+    const controller = new AbortController();
+    const urls: string[] = [];
+    const stopped = listen(app, {
+      signal: controller.signal,
+      onListen: ({ url }) => urls.push(url),
+    });
+    await expect.poll(() => urls.length).toBe(1);
+    const caller = new AbortController();
+    const call = fetch(`${urls[0]}/slow`, { signal: caller.signal }).catch(() => undefined);
+    await expect.poll(() => arrived).toBe(true);
+    caller.abort();
+    await call;
+    // Logged while the handler still runs.
+    await expect.poll(() => lines.length).toBe(1);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ path: '/slow', status: 499 });
+    release();
+    controller.abort();
+    await stopped;
+    expect(lines).toHaveLength(1);
   });
 });

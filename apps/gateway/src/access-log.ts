@@ -47,21 +47,23 @@ export function logRequest(logger: Logger, entry: AccessLogEntry): void {
 export function accessLog(logger: Logger): MiddlewareHandler {
   return async (context, next) => {
     const started = performance.now();
-    await next();
-    const entry = {
+    const entry = () => ({
       requestId: (context.get('requestId') as string | undefined) ?? undefined,
       method: context.req.method,
       path: context.req.path,
       started,
-    };
+    });
     const outgoing = (context.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
     if (outgoing === undefined || typeof outgoing.once !== 'function') {
-      logRequest(logger, { ...entry, status: context.res.status });
+      await next();
+      logRequest(logger, { ...entry(), status: context.res.status });
       return;
     }
-    const log = () => logRequest(logger, { ...entry, status: closedStatus(outgoing) });
-    // A caller may have left while the app was still answering.
-    if (outgoing.closed) log();
-    else outgoing.once('close', log);
+    // Listened to before the app answers: a caller who leaves a call still running (a blocking
+    // A2A send whose task runs on) is logged when they leave, not when the call ends.
+    outgoing.once('close', () =>
+      logRequest(logger, { ...entry(), status: closedStatus(outgoing) }),
+    );
+    await next();
   };
 }
