@@ -1,7 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -78,10 +78,17 @@ describe('graceful shutdown', () => {
 describe('pnpm start', () => {
   it('stops gracefully when pnpm itself gets SIGTERM (as docker stop sends it), and exits 0', async () => {
     const root = fileURLToPath(new URL('../../../../', import.meta.url));
+    // As a shell or a container starts it: without the `node_modules/.bin` folders a pnpm script
+    // (this test's) puts first on PATH, where `node` is pnpm's shim, which would run pnpm itself
+    // under a shell that a signal ends alone.
+    const path = (process.env.PATH ?? '')
+      .split(delimiter)
+      .filter((folder) => !folder.includes(`node_modules${sep}.bin`))
+      .join(delimiter);
     // Its own process group, so that only pnpm is signalled, and the group can be cleaned up.
     const child = spawn('pnpm', ['start'], {
       cwd: root,
-      env: { ...process.env, PORT: '0', LOG_LEVEL: 'info' },
+      env: { ...process.env, PATH: path, PORT: '0', LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });

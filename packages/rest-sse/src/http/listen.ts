@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { AgentPortError } from '@agentport/core';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import { answerClientError, answerExpectationFailed } from './client-error.ts';
@@ -120,15 +120,6 @@ export function listen(app: FetchApp, options: ListenOptions = {}): Promise<void
             if (!handled) void listener(request, response);
           },
     );
-    const open = new Set<Socket>();
-    let drained: (() => void) | undefined;
-    server.on('connection', (socket: Socket) => {
-      open.add(socket);
-      socket.once('close', () => {
-        open.delete(socket);
-        if (open.size === 0) drained?.();
-      });
-    });
     server.on('clientError', answerClientError);
     server.on('checkExpectation', answerExpectationFailed);
     server.listen(port, hostname);
@@ -138,11 +129,10 @@ export function listen(app: FetchApp, options: ListenOptions = {}): Promise<void
       server.close(() => {
         clearTimeout(timer);
         clearInterval(sweeper);
-        // Connections closed at the timeout emit `close` only after the server's own, and their
-        // responses theirs later still (access log lines, clean-ups): resolve once they all have.
-        const done = () => setImmediate(resolve);
-        if (open.size === 0) done();
-        else drained = done;
+        // Connections closed at the timeout emit `close`, and their responses theirs (access log
+        // lines, clean-ups), after the server's own: in the close phase of this turn of the event
+        // loop, which a timer of the next turn follows (no per-connection tracking needed).
+        setTimeout(resolve, 0);
       });
       if (!('closeIdleConnections' in server)) return;
       // Keep-alive connections go as soon as their last request is answered, not at the timeout.
