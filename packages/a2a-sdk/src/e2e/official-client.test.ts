@@ -7,6 +7,7 @@ import {
 } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
+import { ServerCallContext } from '@a2a-js/sdk/server';
 import { AgentFailureError, defineAgent } from '@agentport/core';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -33,23 +34,38 @@ const failing = defineAgent({
   },
 });
 
+/** Runs until aborted; records the inputs it started and saw aborted. */
+const started: string[] = [];
+const aborted: string[] = [];
+const waiting = defineAgent({
+  name: 'waiting',
+  async *run(input, { signal }) {
+    started.push(input);
+    yield { type: 'text-delta', delta: 'waiting' };
+    await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+    aborted.push(input);
+  },
+});
+
 let echo: ServedAgent;
 let ticker: ServedAgent;
 let failure: ServedAgent;
+let wait: ServedAgent;
 
 beforeAll(async () => {
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
   vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-  [echo, ticker, failure] = await Promise.all([
+  [echo, ticker, failure, wait] = await Promise.all([
     serveAgent(createEchoAgent()),
     serveAgent(createTickerAgent()),
     serveAgent(failing),
+    serveAgent(waiting),
   ]);
 });
 
 afterAll(async () => {
   vi.restoreAllMocks();
-  await Promise.all([echo?.close(), ticker?.close(), failure?.close()]);
+  await Promise.all([echo?.close(), ticker?.close(), failure?.close(), wait?.close()]);
 });
 
 async function collect(events: AsyncIterable<StreamResponse>): Promise<StreamResponse[]> {
@@ -139,6 +155,31 @@ describe.each(FLAVOURS)('the official client over $binding (A2A $version)', (fla
     const bare = await echoClient.getTask({ tenant: '', id: task.id, historyLength: 0 });
     expect(bare.history ?? []).toEqual([]);
     expect(outputOf(bare)).toBe('remember me');
+  });
+
+  it('cancels the task of a blocking send whose caller went away: the agent stops', async () => {
+    const client = await officialClient(wait.cardUrl, flavour);
+    const input = `abandoned ${flavour.binding} ${flavour.version}`;
+    const contextId = crypto.randomUUID();
+    const controller = new AbortController();
+    const answer = client.sendMessage(textRequest(input, { contextId }), {
+      signal: controller.signal,
+    });
+    answer.catch(() => undefined);
+    await eventually(async () => (started.includes(input) ? true : undefined));
+    controller.abort();
+    await expect(answer).rejects.toThrow();
+    await eventually(async () => (aborted.includes(input) ? true : undefined));
+    const tasks = await eventually(async () => {
+      const page = await wait.server.requestHandler.listTasks(
+        ListTasksRequest.fromJSON({ contextId }),
+        new ServerCallContext({ requestedVersion: '1.0' }),
+      );
+      return page.tasks[0]?.status?.state === TaskState.TASK_STATE_CANCELED
+        ? page.tasks
+        : undefined;
+    });
+    expect(tasks).toHaveLength(1);
   });
 
   it('cancels a running task: the agent stops and the task ends canceled', async () => {

@@ -44,6 +44,8 @@ interface Started {
   stop(): void;
   /** Saves the task as it is now; a save the store refuses (full) cancels the run first. */
   save(context: ServerCallContext): Promise<void>;
+  /** Cancels the run (the agent is aborted, the task ends canceled); never rejects. */
+  cancel(): void;
 }
 
 /** What answers a message with a message: the `reply` of {@link ClosableAgentExecutor}. */
@@ -243,15 +245,25 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
 
   async #send(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
     const referenceTasks = await loadReferenceTasks(this.#store, params, context);
-    const { batches, progress, stop, save } = this.#start(params, context, referenceTasks);
+    const { batches, progress, stop, save, cancel } = this.#start(params, context, referenceTasks);
     const historyLength = params.configuration?.historyLength;
     const blocking = params.configuration?.returnImmediately !== true;
+    // A blocking call's caller is the only one told of its task: when they leave before the
+    // answer, the task is canceled (as the hand-rolled surface's create-and-wait does). A caller
+    // of a non-blocking or streaming call has the id and may come back for it.
+    const caller = blocking ? callerSignalOf(context) : undefined;
     return new Promise((resolve, reject) => {
       let answered = false;
+      const onLeave = () => {
+        if (!answered) cancel();
+      };
       const answer = (result: Message | Task) => {
         answered = true;
+        caller?.removeEventListener('abort', onLeave);
         resolve(result);
       };
+      if (caller?.aborted === true) cancel();
+      else caller?.addEventListener('abort', onLeave, { once: true });
       const drain = async () => {
         try {
           for (let batch = await batches.next(); batch; batch = await batches.next()) {
@@ -296,10 +308,12 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
         } else
           answer(result === progress.task ? applyHistoryLength(result, historyLength) : result);
       };
-      drain().catch((error: unknown) => {
-        if (!answered) reject(error);
-        else console.error(`Event processing failed for task ${progress.task?.id}:`, error);
-      });
+      drain()
+        .catch((error: unknown) => {
+          if (!answered) reject(error);
+          else console.error(`Event processing failed for task ${progress.task?.id}:`, error);
+        })
+        .finally(() => caller?.removeEventListener('abort', onLeave));
     });
   }
 
@@ -367,15 +381,16 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
       batches.stop();
       ended();
     };
+    const cancel = () => void this.#executor.cancelTask(taskId, bus).catch(() => undefined);
     const save = async (saveContext: ServerCallContext) => {
       try {
         await this.#store.save(progress.task as Task, saveContext);
       } catch (error) {
         // Nobody will hear of this run (its request fails): it is not left running.
-        void this.#executor.cancelTask(taskId, bus).catch(() => undefined);
+        cancel();
         throw error;
       }
     };
-    return { batches, progress, stop, save };
+    return { batches, progress, stop, save, cancel };
   }
 }

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { A2A_VERSION_HEADER, Extensions, HTTP_EXTENSION_HEADER } from '@a2a-js/sdk';
 import { LEGACY_HTTP_EXTENSION_HEADER } from '@a2a-js/sdk/compat/v0_3';
 import {
@@ -54,6 +55,31 @@ export function lazyObject<T extends object>(read: () => T): T {
 }
 
 /**
+ * The caller's abort signal, made on first use: aborted when the connection closes before the
+ * answer is all written. On Node it listens to the response itself (the web `Request`'s signal
+ * would make @hono/node-server build a whole `Request`); elsewhere it is the `Request`'s.
+ */
+function callerSignal(c: Context): () => AbortSignal {
+  let signal: AbortSignal | undefined;
+  return () => {
+    if (signal !== undefined) return signal;
+    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    if (outgoing === undefined || typeof outgoing.once !== 'function') {
+      signal = c.req.raw.signal;
+      return signal;
+    }
+    const controller = new AbortController();
+    signal = controller.signal;
+    const onClose = () => {
+      if (!outgoing.writableFinished) controller.abort();
+    };
+    if (outgoing.closed) onClose();
+    else outgoing.once('close', onClose);
+    return signal;
+  };
+}
+
+/**
  * Builds the SDK's ServerCallContext from a Hono request, as the SDK's Express adapters do, with
  * the request's abort signal (aborted when the caller goes away).
  */
@@ -75,7 +101,7 @@ export async function buildCallContext(
       requestedVersion: requestHeader(c, A2A_VERSION_HEADER) || options.defaultVersion,
       tenant: options.tenant,
     },
-    () => c.req.raw.signal,
+    callerSignal(c),
   );
 }
 
