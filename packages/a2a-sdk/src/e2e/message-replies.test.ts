@@ -22,6 +22,7 @@ import {
   textRequest,
 } from '../test-support/sdk-client.ts';
 import { type ServedAgent, serveAgent } from '../test-support/servers.ts';
+import { createWaitingAgent, sendAndLeave } from '../test-support/waiting-agent.ts';
 
 const failing = defineAgent({
   name: 'failing',
@@ -31,18 +32,8 @@ const failing = defineAgent({
   },
 });
 
-/** Runs until aborted; records the inputs it started and saw aborted. */
-const started: string[] = [];
-const aborted: string[] = [];
-const waiting = defineAgent({
-  name: 'waiting',
-  async *run(input, { signal }) {
-    started.push(input);
-    await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
-    aborted.push(input);
-    yield { type: 'text-delta', delta: 'too late' };
-  },
-});
+const waiting = createWaitingAgent();
+const { started } = waiting;
 
 let echo: ServedAgent;
 let failure: ServedAgent;
@@ -54,7 +45,7 @@ beforeAll(async () => {
   [echo, failure, wait] = await Promise.all([
     serveAgent(createEchoAgent(), { replyWith: 'message' }),
     serveAgent(failing, { replyWith: 'message' }),
-    serveAgent(waiting, { replyWith: 'message' }),
+    serveAgent(waiting.agent, { replyWith: 'message' }),
   ]);
 });
 
@@ -154,15 +145,7 @@ describe.each(FLAVOURS)(
       const client = await officialClient(wait.cardUrl, flavour);
       const input = `abandoned ${flavour.binding} ${flavour.version}`;
       const contextId = crypto.randomUUID();
-      const controller = new AbortController();
-      const answer = client.sendMessage(textRequest(input, { contextId }), {
-        signal: controller.signal,
-      });
-      answer.catch(() => undefined);
-      await eventually(async () => (started.includes(input) ? true : undefined));
-      controller.abort();
-      await expect(answer).rejects.toThrow();
-      await eventually(async () => (aborted.includes(input) ? true : undefined));
+      await sendAndLeave(client, waiting, input, contextId);
       await new Promise((resolve) => setTimeout(resolve, 20));
       expect(await tasksOf(wait, contextId)).toEqual([]);
     });
@@ -204,7 +187,7 @@ describe.each(FLAVOURS)(
 
 describe('replyWith message, at shutdown and through a remote agent', () => {
   it('answers a reply still running at close() with its canceled task', async () => {
-    const served = await serveAgent(waiting, { replyWith: 'message' });
+    const served = await serveAgent(waiting.agent, { replyWith: 'message' });
     try {
       const client = await officialClient(
         served.cardUrl,

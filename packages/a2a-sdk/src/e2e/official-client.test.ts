@@ -21,6 +21,7 @@ import {
   textRequest,
 } from '../test-support/sdk-client.ts';
 import { type ServedAgent, serveAgent } from '../test-support/servers.ts';
+import { createWaitingAgent, sendAndLeave } from '../test-support/waiting-agent.ts';
 
 const failing = defineAgent({
   name: 'failing',
@@ -34,18 +35,7 @@ const failing = defineAgent({
   },
 });
 
-/** Runs until aborted; records the inputs it started and saw aborted. */
-const started: string[] = [];
-const aborted: string[] = [];
-const waiting = defineAgent({
-  name: 'waiting',
-  async *run(input, { signal }) {
-    started.push(input);
-    yield { type: 'text-delta', delta: 'waiting' };
-    await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
-    aborted.push(input);
-  },
-});
+const waiting = createWaitingAgent();
 
 let echo: ServedAgent;
 let ticker: ServedAgent;
@@ -59,7 +49,7 @@ beforeAll(async () => {
     serveAgent(createEchoAgent()),
     serveAgent(createTickerAgent()),
     serveAgent(failing),
-    serveAgent(waiting),
+    serveAgent(waiting.agent),
   ]);
 });
 
@@ -161,15 +151,7 @@ describe.each(FLAVOURS)('the official client over $binding (A2A $version)', (fla
     const client = await officialClient(wait.cardUrl, flavour);
     const input = `abandoned ${flavour.binding} ${flavour.version}`;
     const contextId = crypto.randomUUID();
-    const controller = new AbortController();
-    const answer = client.sendMessage(textRequest(input, { contextId }), {
-      signal: controller.signal,
-    });
-    answer.catch(() => undefined);
-    await eventually(async () => (started.includes(input) ? true : undefined));
-    controller.abort();
-    await expect(answer).rejects.toThrow();
-    await eventually(async () => (aborted.includes(input) ? true : undefined));
+    await sendAndLeave(client, waiting, input, contextId);
     const tasks = await eventually(async () => {
       const page = await wait.server.requestHandler.listTasks(
         ListTasksRequest.fromJSON({ contextId }),

@@ -6,13 +6,20 @@ import { type ListenAddress, ListenError, listen } from './listen.ts';
 
 const app = new Hono().get('/ping', (context) => context.text('pong'));
 
-function start(options: { shutdownTimeoutMs?: number; port?: number } = {}) {
+function start(
+  options: { shutdownTimeoutMs?: number; port?: number } = {},
+  served: Parameters<typeof listen>[0] = app,
+) {
   const controller = new AbortController();
   let resolveAddress: (address: ListenAddress) => void = () => undefined;
   const address = new Promise<ListenAddress>((resolve) => {
     resolveAddress = resolve;
   });
-  const stopped = listen(app, { ...options, signal: controller.signal, onListen: resolveAddress });
+  const stopped = listen(served, {
+    ...options,
+    signal: controller.signal,
+    onListen: resolveAddress,
+  });
   return { controller, address, stopped };
 }
 
@@ -149,15 +156,9 @@ describe('listen', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       return context.text('finished');
     });
-    const controller = new AbortController();
-    const urls: string[] = [];
-    const stopped = listen(slow, {
-      signal: controller.signal,
-      shutdownTimeoutMs: 2000,
-      onListen: ({ url }) => urls.push(url),
-    });
-    await expect.poll(() => urls.length).toBe(1);
-    const pending = fetch(`${urls[0]}/slow`).then((response) => response.text());
+    const { controller, address, stopped } = start({ shutdownTimeoutMs: 2000 }, slow);
+    const { url } = await address;
+    const pending = fetch(`${url}/slow`).then((response) => response.text());
     await new Promise((resolve) => setTimeout(resolve, 20));
     const aborted = performance.now();
     controller.abort();
@@ -169,15 +170,9 @@ describe('listen', () => {
 
   it('force-closes connections still open after the shutdown timeout', async () => {
     const hanging = new Hono().get('/hang', () => new Promise<Response>(() => undefined));
-    const controller = new AbortController();
-    const urls: string[] = [];
-    const stopped = listen(hanging, {
-      signal: controller.signal,
-      shutdownTimeoutMs: 50,
-      onListen: ({ url }) => urls.push(url),
-    });
-    await expect.poll(() => urls.length).toBe(1);
-    const pending = fetch(`${urls[0]}/hang`).catch((error: unknown) => error);
+    const { controller, address, stopped } = start({ shutdownTimeoutMs: 50 }, hanging);
+    const { url } = await address;
+    const pending = fetch(`${url}/hang`).catch((error: unknown) => error);
     await new Promise((resolve) => setTimeout(resolve, 20));
     const started = performance.now();
     controller.abort();
@@ -198,15 +193,9 @@ describe('listen', () => {
           outgoing.once('close', () => closed.push('response'));
         }),
     );
-    const controller = new AbortController();
-    const urls: string[] = [];
-    const stopped = listen(hanging, {
-      signal: controller.signal,
-      shutdownTimeoutMs: 50,
-      onListen: ({ url }) => urls.push(url),
-    });
-    await expect.poll(() => urls.length).toBe(1);
-    const pending = [1, 2].map(() => fetch(`${urls[0]}/hang`).catch(() => undefined));
+    const { controller, address, stopped } = start({ shutdownTimeoutMs: 50 }, hanging);
+    const { url } = await address;
+    const pending = [1, 2].map(() => fetch(`${url}/hang`).catch(() => undefined));
     await expect.poll(() => arrived).toBe(2);
     controller.abort();
     await stopped.then(() => closed.push('stopped'));
