@@ -85,6 +85,19 @@ describe('ticker', () => {
   it.each(['abc', '0', '100000', '3 every 5m', '3 every 61s'])('rejects %j', (input) => {
     expect(() => parseTickerInput(input)).toThrow(/Tick|Ticker/);
   });
+
+  it('takes input around spaces, and refuses runs longer than 10 minutes', () => {
+    expect(parseTickerInput('  20 every 250ms \n')).toEqual({ count: 20, intervalMs: 250 });
+    expect(parseTickerInput('10000 every 60ms')).toEqual({ count: 10_000, intervalMs: 60 });
+    expect(() => parseTickerInput('10000 every 60s')).toThrow(/within 10 minutes/);
+  });
+
+  it('refuses a long run of spaces at once, without echoing it whole', () => {
+    // The earlier pattern backtracked cubically on this: 3,000 spaces blocked a server 20 s.
+    const input = `${' '.repeat(100_000)}x`;
+    expect(() => parseTickerInput(input)).toThrow(/got '\s*x'$/);
+    expect(() => parseTickerInput(`5 ${'y'.repeat(1_000)}`)).toThrow(/got '5 y{38}\.\.\.'$/);
+  });
 });
 
 describe('calculator', () => {
@@ -156,6 +169,18 @@ describe('assistant', () => {
       { type: 'text-delta', delta: ' there' },
       { type: 'done', output: 'hello there' },
     ]);
+  });
+
+  it('reads long inputs in linear time: spaces before a mark, repeated requests', async () => {
+    // Each took the earlier patterns minutes (quadratic): 40,000 spaces blocked a server 8.7 s.
+    await expect(assistant.invoke(`${' '.repeat(200_000)}x`)).resolves.toMatch(/^I can do/);
+    await expect(assistant.invoke(`what is 2 + 2${' '.repeat(200_000)}?`)).resolves.toBe(
+      '2 + 2 = 4',
+    );
+    await expect(assistant.invoke('word count '.repeat(50_000))).resolves.toMatch(/^I can do/);
+    await expect(assistant.invoke(`${'word count '.repeat(50_000)}in: a b c`)).resolves.toBe(
+      '3 words',
+    );
   });
 
   it('explains what it can do otherwise', async () => {

@@ -12,8 +12,10 @@ export interface AssistantAgentOptions {
 }
 
 const REPEAT = /^\s*(?:please\s+)?(?:repeat|say|echo)(?:\s+after\s+me)?\b[\s:,]*([\s\S]*)$/i;
-const WORDS =
-  /\b(?:count(?:\s+the)?\s+words|word\s+count|how\s+many\s+words)\b[^:]*?(?::|\bin\b:?)\s*([\s\S]+)$/i;
+// Word counts are found in two linear steps: the request, then the first `:` or `in` after it
+// (one unanchored pattern for both retried its lazy middle from every request it saw: quadratic).
+const WORDS_REQUEST = /\b(?:count(?:\s+the)?\s+words|word\s+count|how\s+many\s+words)\b/i;
+const WORDS_TEXT = /(?::|\bin\b:?)\s*/i;
 const TIME = /\b(?:time|clock|date)\b/i;
 const MATH_PREFIX = /^\s*(?:what\s+is|what's|calculate|compute|evaluate)\s+/i;
 const MATH = /^[\d\s.+\-*/%^()e]+$/i;
@@ -22,11 +24,26 @@ const HELP =
   'I can do arithmetic (try "what is 2 + 3 * 4"), tell the UTC time ("what time is it"), ' +
   'count words ("count the words in: ..."), or repeat something ("repeat hello").';
 
+/** The text whose words to count, when the input asks for a word count. */
+function wordsToCount(input: string): string | undefined {
+  const request = WORDS_REQUEST.exec(input);
+  if (request === null) return undefined;
+  const rest = input.slice(request.index + request[0].length);
+  const separator = WORDS_TEXT.exec(rest);
+  if (separator === null) return undefined;
+  const text = rest.slice(separator.index + separator[0].length);
+  return text === '' ? undefined : text;
+}
+
+/** `text` without its trailing `?`, `=` and whitespace (a loop: a `[?=\s]+$` pattern is quadratic). */
+function withoutTrailingMarks(text: string): string {
+  let end = text.length;
+  while (end > 0 && /[?=\s]/.test(text.charAt(end - 1))) end -= 1;
+  return text.slice(0, end);
+}
+
 function mathExpression(input: string): string | undefined {
-  const candidate = input
-    .replace(MATH_PREFIX, '')
-    .replace(/[?=\s]+$/, '')
-    .trim();
+  const candidate = withoutTrailingMarks(input.replace(MATH_PREFIX, '')).trim();
   return MATH.test(candidate) && /\d/.test(candidate) ? candidate : undefined;
 }
 
@@ -52,9 +69,9 @@ export function createAssistantAgent(options: AssistantAgentOptions = {}): Agent
         if (text === '') return 'Tell me what to repeat, as in "repeat hello".';
         return yield* context.handoff(echo, text);
       }
-      const words = WORDS.exec(input);
-      if (words?.[1] !== undefined) {
-        const { words: count } = yield* context.callTool(wordCountTool, { text: words[1] });
+      const text = wordsToCount(input);
+      if (text !== undefined) {
+        const { words: count } = yield* context.callTool(wordCountTool, { text });
         yield { type: 'text-delta', delta: `${count} ${count === 1 ? 'word' : 'words'}` };
         return;
       }

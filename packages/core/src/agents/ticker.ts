@@ -3,9 +3,14 @@ import type { Agent } from '../agent.ts';
 import { defineAgent } from '../define-agent.ts';
 import { InvalidInputError } from '../errors/invalid-input-error.ts';
 
-const TICKER_INPUT = /^\s*(\d+)?\s*(?:every\s+(\d+)\s*(ms|s))?\s*$/i;
+// Matched against the trimmed input; no two quantifiers of the same class meet, so the match is
+// linear (the untrimmed pattern backtracked cubically on a run of spaces).
+const TICKER_INPUT = /^(\d+)?(?:\s*every\s+(\d+)\s*(ms|s))?$/i;
+const MAX_INPUT_LENGTH = 100;
 const MAX_COUNT = 10_000;
 const MAX_INTERVAL_MS = 60_000;
+/** A run may last at most this long (count x interval): a demo agent holds no slot for days. */
+const MAX_DURATION_MS = 600_000;
 
 /** A parsed ticker input: how many ticks, and how far apart. */
 export interface TickerPlan {
@@ -15,13 +20,13 @@ export interface TickerPlan {
 
 /** Parses a ticker input such as `5`, `20 every 250ms` or `every 2s` (defaults: 5 every 500ms). */
 export function parseTickerInput(input: string): TickerPlan {
-  const match = TICKER_INPUT.exec(input);
+  const text = input.trim();
+  const match = text.length > MAX_INPUT_LENGTH ? null : TICKER_INPUT.exec(text);
   if (match === null) {
+    const shown = text.length > 40 ? `${text.slice(0, 40)}...` : text;
     throw new InvalidInputError(
-      `Ticker input must look like '5' or '20 every 250ms', got '${input}'`,
-      {
-        field: 'input',
-      },
+      `Ticker input must look like '5' or '20 every 250ms', got '${shown}'`,
+      { field: 'input' },
     );
   }
   const count = match[1] === undefined ? 5 : Number(match[1]);
@@ -34,6 +39,12 @@ export function parseTickerInput(input: string): TickerPlan {
     throw new InvalidInputError(`Tick interval must be at most ${MAX_INTERVAL_MS}ms`, {
       field: 'input',
     });
+  }
+  if (count * intervalMs > MAX_DURATION_MS) {
+    throw new InvalidInputError(
+      `Ticks must end within ${MAX_DURATION_MS / 60_000} minutes (count x interval)`,
+      { field: 'input' },
+    );
   }
   return { count, intervalMs };
 }
