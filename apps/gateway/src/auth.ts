@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { AgentPortError } from '@agentport/core';
 import { errorResponse } from '@agentport/rest-sse';
 import type { MiddlewareHandler } from 'hono';
@@ -18,6 +19,21 @@ function digest(value: string): Buffer {
 
 function bearerToken(authorization: string | undefined): string | undefined {
   return /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+}
+
+/**
+ * The `Authorization` header of a Node request as a web `Headers` reads it (and so the app's
+ * check): several are joined with `, `, where Node's parsed headers keep only the first.
+ */
+export function nodeAuthorization(request: IncomingMessage): string | undefined {
+  const { rawHeaders } = request;
+  let value: string | undefined;
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    if ((rawHeaders[index] as string).toLowerCase() !== 'authorization') continue;
+    const next = rawHeaders[index + 1] as string;
+    value = value === undefined ? next : `${value}, ${next}`;
+  }
+  return value;
 }
 
 /** What {@link createKeyCheck}'s check finds: the key presented, if any, and whether it is valid. */
@@ -57,7 +73,8 @@ export function createKeyCheck(
 export function apiKeyAuth(keys: readonly string[]): MiddlewareHandler {
   const check = createKeyCheck(keys);
   return async (context, next) => {
-    if (context.req.method === 'OPTIONS' || isPublicPath(context.req.path)) return next();
+    // OPTIONS too: with CORS on, its middleware (before this one) answers every OPTIONS itself.
+    if (isPublicPath(context.req.path)) return next();
     const { key, valid } = check(
       context.req.header('authorization'),
       context.req.header('x-api-key'),

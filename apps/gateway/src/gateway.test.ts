@@ -578,6 +578,18 @@ describe('auth', () => {
     }
   });
 
+  it('asks for a key on OPTIONS too when CORS is off (there is no preflight to answer)', async () => {
+    for (const path of ['/agents/echo/invoke', '/agents/nobody/invoke', '/a2a/echo/jsonrpc']) {
+      const response = await app.request(path, { method: 'OPTIONS' });
+      expect(response.status, path).toBe(401);
+    }
+    const allowed = await app.request('/agents/echo/invoke', {
+      method: 'OPTIONS',
+      headers: { 'x-api-key': KEY },
+    });
+    expect(allowed.status).toBe(405);
+  });
+
   it('refuses a wrong key without echoing it', async () => {
     const response = await app.request('/compat/agents', {
       headers: { 'x-api-key': 'wrong-key-wrong-key' },

@@ -24,7 +24,7 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { Logger } from 'pino';
 import { accessLog, closedStatus, logRequest } from './access-log.ts';
-import { apiKeyAuth, createKeyCheck, isPublicPath } from './auth.ts';
+import { apiKeyAuth, createKeyCheck, isPublicPath, nodeAuthorization } from './auth.ts';
 import { renderDocsPage } from './docs-page.ts';
 import { createNodeRoute, mayTakeOnNode } from './node-routes.ts';
 import { createOpenApiDocument, listRoutes } from './openapi.ts';
@@ -345,8 +345,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     const path = mark === -1 ? url : url.slice(0, mark);
     if (!mayTakeOnNode(path)) return false;
     if (
-      checkKey?.(incomingHeader(request, 'authorization'), incomingHeader(request, 'x-api-key'))
-        .valid === false
+      checkKey?.(nodeAuthorization(request), incomingHeader(request, 'x-api-key')).valid === false
     ) {
       return false;
     }

@@ -246,6 +246,41 @@ describe('Gateway.handleNode', () => {
     expect(taken).toEqual([false, false, true, true]);
   });
 
+  it('reads two Authorization headers as the app does: joined, so no valid key (401)', async () => {
+    const key = 'key-0123456789abcdef';
+    const { url, taken } = await start({ apiKeys: [key] });
+    const { port } = new URL(url);
+    const statusWith = (authorizations: string[]) =>
+      new Promise<number>((resolve, reject) => {
+        const headers = [
+          'host',
+          `127.0.0.1:${port}`,
+          'content-type',
+          'application/json',
+          'content-length',
+          '13',
+        ];
+        for (const value of authorizations) headers.push('authorization', value);
+        // A flat list keeps both headers on the wire (fetch would join them into one).
+        const sent = httpRequest({
+          host: '127.0.0.1',
+          port,
+          path: '/agents/echo/invoke',
+          method: 'POST',
+          headers,
+        });
+        sent.on('response', (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        sent.on('error', reject);
+        sent.end('{"input":"x"}');
+      });
+    expect(await statusWith([`Bearer ${key}`, 'Bearer wrong-key-0123456789'])).toBe(401);
+    expect(await statusWith([`Bearer ${key}`])).toBe(200);
+    expect(taken).toEqual([false, true]);
+  });
+
   it('leaves every call to the app when CORS is on, so the CORS headers are sent', async () => {
     const { url, taken } = await start({ cors: true });
     const response = await invoke(url, '{"input":"x"}', { origin: 'https://example.com' });
