@@ -34,7 +34,7 @@ import {
   type StreamPattern,
   toStreamResponse,
 } from './stream-events.ts';
-import { TaskProgress } from './task-progress.ts';
+import { TaskProgress, TERMINAL_STATES } from './task-progress.ts';
 
 /** A request being served on the fast path: its events on the task's bus and its task state. */
 interface Started {
@@ -255,7 +255,9 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     return new Promise((resolve, reject) => {
       let answered = false;
       const onLeave = () => {
-        if (!answered) cancel();
+        // A task that has ended already (its answer on its way out) is left as it ended.
+        const state = progress.task?.status?.state;
+        if (!answered && (state === undefined || !TERMINAL_STATES.has(state))) cancel();
       };
       const answer = (result: Message | Task) => {
         answered = true;
