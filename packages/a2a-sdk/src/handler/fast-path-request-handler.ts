@@ -23,7 +23,7 @@ import {
 } from '@a2a-js/sdk/server';
 import { InvalidInputError, randomUuid } from '@agentport/core';
 import type { ClosableAgentExecutor } from '../executor/agent-executor.ts';
-import { callerSignalOf } from './abortable-call-context.ts';
+import { callerSignalOf, onCallerGone } from './abortable-call-context.ts';
 import { EventBatches } from './event-batches.ts';
 import { checkNewMessage, emptyMessageError, failedStream } from './message-checks.ts';
 import { executeOnBus, loadReferenceTasks } from './run-on-bus.ts';
@@ -251,21 +251,21 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     // A blocking call's caller is the only one told of its task: when they leave before the
     // answer, the task is canceled (as the hand-rolled surface's create-and-wait does). A caller
     // of a non-blocking or streaming call has the id and may come back for it.
-    const caller = blocking ? callerSignalOf(context) : undefined;
     return new Promise((resolve, reject) => {
       let answered = false;
+      /** Whether the run's events have all been read: there is nothing left to cancel. */
+      let drained = false;
       const onLeave = () => {
         // A task that has ended already (its answer on its way out) is left as it ended.
         const state = progress.task?.status?.state;
-        if (!answered && (state === undefined || !TERMINAL_STATES.has(state))) cancel();
+        if (answered || drained || (state !== undefined && TERMINAL_STATES.has(state))) return;
+        cancel();
       };
       const answer = (result: Message | Task) => {
         answered = true;
-        caller?.removeEventListener('abort', onLeave);
         resolve(result);
       };
-      if (caller?.aborted === true) cancel();
-      else caller?.addEventListener('abort', onLeave, { once: true });
+      if (blocking) onCallerGone(context, onLeave);
       const drain = async () => {
         try {
           for (let batch = await batches.next(); batch; batch = await batches.next()) {
@@ -293,6 +293,7 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
             if (early !== undefined) answer(early);
           }
         } finally {
+          drained = true;
           stop();
         }
         if (answered) return;
@@ -310,12 +311,10 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
         } else
           answer(result === progress.task ? applyHistoryLength(result, historyLength) : result);
       };
-      drain()
-        .catch((error: unknown) => {
-          if (!answered) reject(error);
-          else console.error(`Event processing failed for task ${progress.task?.id}:`, error);
-        })
-        .finally(() => caller?.removeEventListener('abort', onLeave));
+      drain().catch((error: unknown) => {
+        if (!answered) reject(error);
+        else console.error(`Event processing failed for task ${progress.task?.id}:`, error);
+      });
     });
   }
 

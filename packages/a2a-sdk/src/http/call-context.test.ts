@@ -1,6 +1,7 @@
 import { STATE_HEADERS_KEY } from '@a2a-js/sdk/server';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import { AbortableCallContext, onCallerGone } from '../handler/abortable-call-context.ts';
 import { buildCallContext, lazyObject, noAuthentication } from './call-context.ts';
 
 describe('buildCallContext', () => {
@@ -12,6 +13,33 @@ describe('buildCallContext', () => {
     });
     const response = await app.request('/', { method: 'POST', headers: { 'X-Test': 'yes' } });
     expect(await response.json()).toEqual({ test: 'yes', keys: ['x-test'] });
+  });
+});
+
+describe('AbortableCallContext', () => {
+  it('tells of the caller going away from its signal when built without a listener hook', () => {
+    const controller = new AbortController();
+    const context = new AbortableCallContext({}, () => controller.signal);
+    const gone: string[] = [];
+    onCallerGone(context, () => gone.push('gone'));
+    controller.abort();
+    controller.abort();
+    expect(gone).toEqual(['gone']);
+  });
+
+  it('uses the hook it was given instead, when there is one', () => {
+    const listeners: Array<() => void> = [];
+    const context = new AbortableCallContext(
+      {},
+      () => new AbortController().signal,
+      (listener) => listeners.push(listener),
+    );
+    let gone = false;
+    onCallerGone(context, () => {
+      gone = true;
+    });
+    listeners[0]?.();
+    expect(gone).toBe(true);
   });
 });
 
