@@ -1,11 +1,11 @@
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join, sep } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type GatewayProcess, startGatewayProcess } from '../testing/gateway-process.ts';
+import { describe, expect, it } from 'vitest';
+import { gatewayProcesses } from '../testing/gateway-process.ts';
 import { readEvents } from '../testing/sse.ts';
 
 const run = promisify(execFile);
@@ -15,167 +15,10 @@ const INVALID = fileURLToPath(new URL('./fixtures/invalid.config.ts', import.met
 const FAILING = fileURLToPath(new URL('./fixtures/failing.config.ts', import.meta.url));
 const WAITING = fileURLToPath(new URL('./fixtures/waiting.config.ts', import.meta.url));
 const CONSOLE = fileURLToPath(new URL('./fixtures/console.config.ts', import.meta.url));
-const DEAF = fileURLToPath(new URL('./fixtures/deaf.config.ts', import.meta.url));
 const KEY = 'e2e-key-0123456789abcdef';
 const json = { 'content-type': 'application/json' };
 
-const started: GatewayProcess[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((gateway) => gateway.stop('SIGKILL')));
-});
-
-async function start(args: string[] = [], env: Record<string, string> = {}) {
-  const gateway = await startGatewayProcess(args, env);
-  started.push(gateway);
-  return gateway;
-}
-
-describe('graceful shutdown', () => {
-  it('ends open streams with a final event, lets in-flight invokes finish, cancels tasks and exits 0', async () => {
-    const gateway = await start();
-    const stream = await fetch(`${gateway.url}/agents/ticker/stream`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify({ input: '1000 every 50ms' }),
-    });
-    const invoke = fetch(`${gateway.url}/agents/ticker/invoke`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify({ input: '4 every 150ms' }),
-    });
-    const task = (await (
-      await fetch(`${gateway.url}/agents/ticker/tasks`, {
-        method: 'POST',
-        headers: json,
-        body: JSON.stringify({ input: '1000 every 50ms' }),
-      })
-    ).json()) as { task: { id: string } };
-    const watched = await fetch(`${gateway.url}/agents/ticker/tasks/${task.task.id}/events`);
-    let seen = 0;
-    // By the third tick (100 ms on) the invoke is in flight on its own connection.
-    const events = readEvents(stream, () => {
-      seen += 1;
-      if (seen === 3) gateway.child.kill('SIGTERM');
-    });
-    const exited = new Promise<number | null>((resolve) => gateway.child.once('exit', resolve));
-    const received = await events;
-    expect(received.at(-1)?.event).toBe('error');
-    expect(JSON.parse(received.at(-1)?.data ?? '')).toEqual({
-      code: 'shutting_down',
-      message: 'The server is shutting down',
-    });
-    const invoked = await invoke;
-    expect(invoked.status).toBe(200);
-    expect(await invoked.json()).toEqual({ result: 'tick 1\ntick 2\ntick 3\ntick 4' });
-    const taskEvents = await readEvents(watched);
-    expect(JSON.parse(taskEvents.at(-1)?.data ?? '')).toMatchObject({
-      task: { status: 'canceled' },
-    });
-    expect(await exited).toBe(0);
-  });
-});
-
-describe('pnpm start', () => {
-  it('stops gracefully when pnpm itself gets SIGTERM (as docker stop sends it), and exits 0', async () => {
-    const root = fileURLToPath(new URL('../../../../', import.meta.url));
-    // As a shell or a container starts it: without the `node_modules/.bin` folders a pnpm script
-    // (this test's) puts first on PATH, where `node` is pnpm's shim, which would run pnpm itself
-    // under a shell that a signal ends alone.
-    const path = (process.env.PATH ?? '')
-      .split(delimiter)
-      .filter((folder) => !folder.includes(`node_modules${sep}.bin`))
-      .join(delimiter);
-    // Its own process group, so that only pnpm is signalled, and the group can be cleaned up.
-    const child = spawn('pnpm', ['start'], {
-      cwd: root,
-      env: { ...process.env, PATH: path, PORT: '0', LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    const pid = child.pid as number;
-    let stdout = '';
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`not started:\n${stdout}`)), 15_000);
-        child.stdout?.on('data', () => {
-          const match = /AgentPort gateway listening on (http:\/\/\S+)/.exec(stdout);
-          if (match?.[1] === undefined) return;
-          clearTimeout(timer);
-          resolve(match[1]);
-        });
-      });
-      expect((await fetch(`${url}/readyz`)).status).toBe(200);
-      process.kill(pid, 'SIGTERM');
-      expect(await exited).toBe(0);
-      expect(stdout).toContain('"signal":"SIGTERM","msg":"shutting down"');
-      expect(stdout).toContain('"msg":"stopped"');
-      await expect(fetch(`${url}/readyz`)).rejects.toThrow();
-    } finally {
-      try {
-        process.kill(-pid, 'SIGKILL');
-      } catch {
-        // The whole group has exited.
-      }
-    }
-  });
-});
-
-describe('an agent that ignores its abort signal', () => {
-  it('does not keep the process alive past the shutdown timeout: it exits 0', async () => {
-    const gateway = await start(['--config', DEAF], { LOG_LEVEL: 'info' });
-    const call = fetch(`${gateway.url}/agents/deaf/invoke`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify({ input: 'x' }),
-    }).catch((error: unknown) => error);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const stopping = performance.now();
-    expect(await gateway.stop()).toBe(0);
-    expect(performance.now() - stopping).toBeLessThan(5_000);
-    await call;
-    expect(gateway.output()).toContain('"msg":"stopped"');
-  });
-
-  it('logs the requests cut at the shutdown timeout (499) before it says stopped', async () => {
-    const gateway = await start(['--config', DEAF], { LOG_LEVEL: 'info' });
-    // A body of declared length goes the Node fast path, a streamed one through the Hono app.
-    const text = JSON.stringify({ input: 'x' });
-    const streamed = () =>
-      new ReadableStream({
-        start(controller) {
-          controller.enqueue(new TextEncoder().encode(text));
-          controller.close();
-        },
-      });
-    const calls = [
-      fetch(`${gateway.url}/agents/deaf/invoke`, { method: 'POST', headers: json, body: text }),
-      fetch(`${gateway.url}/agents/deaf/invoke`, {
-        method: 'POST',
-        headers: json,
-        body: streamed(),
-        duplex: 'half',
-      } as RequestInit),
-    ].map((call) => call.catch((error: unknown) => error));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await gateway.stop()).toBe(0);
-    await Promise.all(calls);
-    const lines = gateway
-      .output()
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as { msg: string; status?: number; path?: string });
-    const stopped = lines.findIndex((line) => line.msg === 'stopped');
-    const cut = lines.filter(
-      (line) => line.msg === 'request' && line.path === '/agents/deaf/invoke',
-    );
-    expect(cut.map((line) => line.status)).toEqual([499, 499]);
-    expect(lines.findLastIndex((line) => line.msg === 'request')).toBeLessThan(stopped);
-  });
-});
+const start = gatewayProcesses();
 
 describe('console output', () => {
   it("goes into the JSON log, one line each, so a caller's text forges no line", async () => {
@@ -200,27 +43,6 @@ describe('console output', () => {
     );
     expect(entries.filter((entry) => entry.path === '/admin')).toEqual([]);
     expect(gateway.errors()).toBe('');
-  });
-});
-
-describe('a second signal', () => {
-  it('stops at once with exit code 1, without waiting for requests in flight', async () => {
-    const gateway = await start();
-    const invoke = fetch(`${gateway.url}/agents/ticker/invoke`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify({ input: '100 every 100ms' }),
-    }).catch((error: unknown) => error);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const exited = new Promise<number | null>((resolve) => gateway.child.once('exit', resolve));
-    gateway.child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const forcedAt = Date.now();
-    gateway.child.kill('SIGINT');
-    expect(await exited).toBe(1);
-    // The invoke had ~9.6 s to go, and the shutdown timeout is 10 s.
-    expect(Date.now() - forcedAt).toBeLessThan(2_000);
-    expect(await invoke).toBeInstanceOf(Error);
   });
 });
 

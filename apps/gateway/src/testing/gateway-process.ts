@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
 
 const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));
 
@@ -63,5 +64,24 @@ export async function startGatewayProcess(
       const [code] = (await once(child, 'exit')) as [number | null];
       return code;
     },
+  };
+}
+
+/**
+ * Starts gateway processes for the tests of one file (see {@link startGatewayProcess}): each is
+ * killed once its test ends.
+ */
+export function gatewayProcesses(): (
+  args?: string[],
+  env?: Record<string, string>,
+) => Promise<GatewayProcess> {
+  const started: GatewayProcess[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((gateway) => gateway.stop('SIGKILL')));
+  });
+  return async (args = [], env = {}) => {
+    const gateway = await startGatewayProcess(args, env);
+    started.push(gateway);
+    return gateway;
   };
 }
