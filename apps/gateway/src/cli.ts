@@ -34,8 +34,25 @@ function isUsageError(error: unknown): boolean {
   return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
 }
 
+/**
+ * The command line without the `--` that `pnpm start -- --config FILE` (npm's habit) puts before
+ * the options: first, or right after `serve` or `agents` (which take no other arguments). A `--`
+ * anywhere else still ends the options (`call echo -- --not-an-option`).
+ */
+function withoutScriptSeparator(argv: string[]): string[] {
+  if (argv[0] === '--') return argv.slice(1);
+  if (argv[1] === '--' && (argv[0] === 'serve' || argv[0] === 'agents')) {
+    return [argv[0], ...argv.slice(2)];
+  }
+  return argv;
+}
+
 function parseCommandLine(argv: string[]) {
-  return parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+  return parseArgs({
+    args: withoutScriptSeparator(argv),
+    allowPositionals: true,
+    options: OPTIONS,
+  });
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -129,6 +129,14 @@ describe('CLI', () => {
   it('lists agents and calls one locally', async () => {
     const { stdout: agents } = await run(process.execPath, [CLI, 'agents']);
     expect(agents).toMatch(/^assistant \(default\): .*\[tools: calculator, clock, word_count\]$/m);
+    // As `pnpm start -- --config FILE` passes it on: the `--` before the options is dropped.
+    for (const args of [
+      ['agents', '--', '--config', CUSTOM],
+      ['--', 'agents', '--config', CUSTOM],
+    ]) {
+      const { stdout } = await run(process.execPath, [CLI, ...args]);
+      expect(stdout, args.join(' ')).toMatch(/^shout/m);
+    }
     const { stdout: answer } = await run(process.execPath, [
       CLI,
       'call',
