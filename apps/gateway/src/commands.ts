@@ -51,6 +51,9 @@ export async function serve(
       hostname,
       signal: controller.signal,
       shutdownTimeoutMs: config.shutdownTimeoutMs ?? 10_000,
+      ...(config.requestTimeoutMs === undefined
+        ? {}
+        : { requestTimeoutMs: config.requestTimeoutMs }),
       // Invokes, streams and task creates are answered on Node's own request and response.
       handleNode: (request, response) => gateway?.handleNode(request, response) ?? false,
       onListen: ({ url, port: boundPort }) => {

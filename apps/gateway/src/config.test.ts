@@ -19,6 +19,7 @@ describe('validateConfig', () => {
       cors: ['https://app.example.com', 'http://127.0.0.1:3000'],
       publicUrl: 'https://agents.example.com/gw/',
       shutdownTimeoutMs: 2_147_483_647,
+      requestTimeoutMs: 0,
     };
     expect(validateConfig(config)).toEqual(config);
   });
@@ -54,6 +55,9 @@ describe('validateConfig', () => {
     [{ colour: 'blue' }, /^Invalid config: \(root\): .*colour/],
     // Node would fire a longer timer after 1 ms: shutdown would cut every request at once.
     [{ shutdownTimeoutMs: 3_000_000_000 }, /^Invalid config: shutdownTimeoutMs: must be at most/],
+    [{ requestTimeoutMs: 3_000_000_000 }, /^Invalid config: requestTimeoutMs: must be at most/],
+    [{ requestTimeoutMs: -1 }, /^Invalid config: requestTimeoutMs: /],
+    [{ requestTimeoutMs: 1.5 }, /^Invalid config: requestTimeoutMs: /],
     [
       { publicUrl: 'https://x.example.com/base?q=1' },
       /^Invalid config: publicUrl: must not have a query or a fragment/,

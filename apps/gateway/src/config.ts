@@ -44,6 +44,12 @@ export interface GatewayConfig {
   /** How long in-flight work may take to finish on shutdown, in ms (default 10,000). */
   shutdownTimeoutMs?: number;
   /**
+   * How long a request may take to arrive, headers and body, in ms (default 30,000; 0 for no
+   * limit): one still arriving then gets a 408 `request_timeout` and its connection is closed.
+   * Only arrival is timed: long-polls and streams may answer for longer.
+   */
+  requestTimeoutMs?: number;
+  /**
    * How many runs each agent makes at once on each A2A surface, the hand-rolled tasks
    * (`/agents/{name}/tasks`) and the official SDK's (`/a2a/{name}`); the rest wait their turn, a
    * task in `submitted` (default 16). REST invokes and streams and compat runs are not queued:
@@ -164,6 +170,12 @@ const configSchema = z.strictObject({
     .optional(),
   cors: z.union([z.boolean(), z.array(originSchema)]).optional(),
   shutdownTimeoutMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} (about 24.8 days)`)
+    .optional(),
+  requestTimeoutMs: z
     .number()
     .int()
     .min(0)

@@ -1,5 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,7 @@ const INVALID = fileURLToPath(new URL('./fixtures/invalid.config.ts', import.met
 const FAILING = fileURLToPath(new URL('./fixtures/failing.config.ts', import.meta.url));
 const WAITING = fileURLToPath(new URL('./fixtures/waiting.config.ts', import.meta.url));
 const CONSOLE = fileURLToPath(new URL('./fixtures/console.config.ts', import.meta.url));
+const IMPATIENT = fileURLToPath(new URL('./fixtures/impatient.config.ts', import.meta.url));
 const KEY = 'e2e-key-0123456789abcdef';
 const json = { 'content-type': 'application/json' };
 
@@ -46,7 +48,52 @@ describe('console output', () => {
   });
 });
 
+/** Sends the head of a request and part of its body, then resolves with all the answer. */
+function sendPartly(url: string, path: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    let answer = '';
+    const socket = connect(Number(port), hostname, () =>
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 30\r\n\r\n{"in`,
+      ),
+    );
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk) => {
+      answer += chunk;
+    });
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
 describe('configured gateway', () => {
+  it('answers a request still arriving after requestTimeoutMs with a 408, on every path', async () => {
+    const gateway = await start(['--config', IMPATIENT], { LOG_LEVEL: 'info' });
+    const began = performance.now();
+    // The Node fast path (an invoke) and the app's (a compat run).
+    const answers = await Promise.all([
+      sendPartly(gateway.url, '/agents/echo/invoke'),
+      sendPartly(gateway.url, '/compat/runs'),
+    ]);
+    expect(performance.now() - began).toBeLessThan(3_000);
+    for (const answer of answers) {
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(JSON.parse(answer.slice(answer.indexOf('{')))).toMatchObject({
+        error: { code: 'request_timeout' },
+      });
+    }
+    expect(await gateway.stop()).toBe(0);
+    // A timed-out request is not an error of the server's.
+    const entries = gateway
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
+    expect(entries.filter((entry) => entry.level >= 50)).toEqual([]);
+    expect(gateway.errors()).toBe('');
+  });
+
   it('serves agents from a config module, requires its API key and advertises it', async () => {
     const gateway = await start(['--config', CUSTOM], { TEST_API_KEY: KEY });
     const refused = await fetch(`${gateway.url}/agents/shout/invoke`, {

@@ -2,12 +2,12 @@ import type { ServerResponse } from 'node:http';
 import { connect, createServer } from 'node:net';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { type ListenAddress, ListenError, listen } from './listen.ts';
+import { type ListenAddress, ListenError, listen, requestTimers } from './listen.ts';
 
 const app = new Hono().get('/ping', (context) => context.text('pong'));
 
 function start(
-  options: { shutdownTimeoutMs?: number; port?: number } = {},
+  options: { shutdownTimeoutMs?: number; port?: number; requestTimeoutMs?: number } = {},
   served: Parameters<typeof listen>[0] = app,
 ) {
   const controller = new AbortController();
@@ -120,6 +120,50 @@ describe('listen', () => {
     });
     controller.abort();
     await stopped;
+  });
+
+  it('answers a request still arriving after requestTimeoutMs with a JSON 408, not an answer that takes long', async () => {
+    const slow = new Hono()
+      .post('/body', async (context) => context.text(await context.req.text()))
+      .post('/late', async (context) => {
+        await context.req.text();
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        return context.text('late');
+      })
+      // The cut request's body read fails: no error to print.
+      .onError((_error, context) => context.text('cut', 500));
+    const { controller, address, stopped } = start({ requestTimeoutMs: 200 }, slow);
+    const { port, url } = await address;
+    const began = performance.now();
+    // Two bytes of the ten announced, then nothing.
+    const answer = await sendRaw(
+      port,
+      'POST /body HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 10\r\n\r\nab',
+    );
+    expect(performance.now() - began).toBeLessThan(2_000);
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+    expect(JSON.parse(answer.slice(answer.indexOf('{')))).toEqual({
+      error: { code: 'request_timeout', message: 'The request was not received in time' },
+    });
+    // A request that arrived in time may take longer to answer.
+    const late = await fetch(`${url}/late`, { method: 'POST', body: 'x' });
+    expect(await late.text()).toBe('late');
+    controller.abort();
+    await stopped;
+  });
+
+  it('times requests out after 30 s by default (Node: 300 s), the headers within it too', () => {
+    expect(requestTimers()).toEqual({
+      requestTimeout: 30_000,
+      headersTimeout: 30_000,
+      connectionsCheckingInterval: 7_500,
+    });
+    expect(requestTimers(120_000)).toMatchObject({
+      requestTimeout: 120_000,
+      headersTimeout: 60_000,
+    });
+    expect(requestTimers(0)).toEqual({ requestTimeout: 0 });
   });
 
   it('answers a JSON 500 without the error text when the app throws instead of answering', async () => {

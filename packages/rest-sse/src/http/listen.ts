@@ -6,6 +6,23 @@ import { answerClientError, answerExpectationFailed } from './client-error.ts';
 import { errorResponse } from './error-response.ts';
 
 const SWEEP_INTERVAL_MS = 25;
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** Node's own limit on how long request headers may take to arrive. */
+const NODE_HEADERS_TIMEOUT_MS = 60_000;
+
+/**
+ * Node's request timers, from `requestTimeoutMs`: the headers must come within it too (Node
+ * refuses a longer headers timeout), and Node looks for late requests every quarter of it (every
+ * 30 s by default), so one is cut between 1 and 1.25 times the timeout.
+ */
+export function requestTimers(requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS) {
+  if (requestTimeoutMs === 0) return { requestTimeout: 0 };
+  return {
+    requestTimeout: requestTimeoutMs,
+    headersTimeout: Math.min(requestTimeoutMs, NODE_HEADERS_TIMEOUT_MS),
+    connectionsCheckingInterval: Math.max(10, Math.min(30_000, Math.ceil(requestTimeoutMs / 4))),
+  };
+}
 
 /** Something with a web-standard fetch handler, such as a Hono app. */
 export interface FetchApp {
@@ -24,6 +41,13 @@ export interface ListenOptions {
   onListen?: (address: ListenAddress) => void;
   /** After the signal aborts, connections still open after this long are closed (default 10 s). */
   shutdownTimeoutMs?: number;
+  /**
+   * How long a request may take to arrive, headers and body, in ms (default 30 s; 0 for no
+   * limit): one still arriving then is answered 408 `request_timeout` and its connection closed,
+   * so a client trickling a body in does not hold a connection for Node's 300 s. Answers may take
+   * longer (long-polls, streams): only the request's arrival is timed.
+   */
+  requestTimeoutMs?: number;
   /**
    * Tried first for every request: answers it straight on Node's request and response and
    * returns true, or returns false (having touched nothing) and the app serves it. A fast path
@@ -108,6 +132,7 @@ export function listen(app: FetchApp, options: ListenOptions = {}): Promise<void
       errorHandler: answerUnservable,
     }) as (request: IncomingMessage, response: ServerResponse) => Promise<void>;
     const server = createServer(
+      requestTimers(options.requestTimeoutMs),
       handleNode === undefined
         ? listener
         : (request, response) => {
