@@ -6,10 +6,14 @@ export interface AgentPortErrorOptions {
   code: string;
   /** Human-readable message that is safe to show to a remote caller. */
   message: string;
-  /** HTTP status a surface should answer with. */
+  /** HTTP status a surface should answer with: 400 to 599 (anything else is taken as 500). */
   status?: number;
   /** The underlying error, kept for logs and never sent over the wire. */
   cause?: unknown;
+}
+
+function isErrorStatus(status: unknown): status is number {
+  return Number.isInteger(status) && (status as number) >= 400 && (status as number) <= 599;
 }
 
 /**
@@ -27,7 +31,9 @@ export class AgentPortError extends Error {
     super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AgentPortError';
     this.code = options.code;
-    this.status = options.status ?? 500;
+    // An error answered with 200 (or 999) would not read as an error: such a status, from an
+    // agent's own error say, is taken as the 500 it stands for.
+    this.status = isErrorStatus(options.status) ? options.status : 500;
   }
 
   /** Whether a value is an AgentPort error, even one created by another copy of this package. */

@@ -31,6 +31,20 @@ describe('AgentPortError', () => {
     expect(AgentPortError.isInstance(error)).toBe(true);
   });
 
+  it.each([200, 204, 302, 399, 600, 999, 404.5, Number.NaN, '404'])(
+    'takes status %o, which would not read as an error, as 500',
+    (status) => {
+      const error = new AgentPortError({ code: 'odd', message: 'odd', status: status as number });
+      expect(error.status).toBe(500);
+    },
+  );
+
+  it('keeps every status from 400 to 599', () => {
+    for (const status of [400, 404, 429, 499, 503, 599]) {
+      expect(new AgentPortError({ code: 'x', message: 'x', status }).status).toBe(status);
+    }
+  });
+
   it('recognises errors from another copy of the package by their brand', () => {
     const foreign = Object.assign(new Error('x'), { [Symbol.for('agentport.error')]: true });
     expect(AgentPortError.isInstance(foreign)).toBe(true);
