@@ -100,6 +100,64 @@ describe('defineAgent', () => {
     expect(result.id).toBe(call.id);
   });
 
+  it.each([
+    [
+      'a cycle',
+      () => {
+        const row: Record<string, unknown> = { name: 'widget' };
+        row.self = row;
+        return row;
+      },
+    ],
+    ['a BigInt', () => ({ total: 10n })],
+  ])(
+    'fails the run as agent_failure when a tool returns %s, which JSON cannot hold',
+    async (_kind, make) => {
+      const lookup = defineTool({
+        name: 'lookup',
+        description: 'Returns what JSON cannot hold',
+        parameters: z.object({}),
+        execute: make,
+      });
+      const agent = defineAgent({
+        name: 'cyc',
+        tools: [lookup],
+        async *run(_input, context) {
+          yield* context.callTool(lookup, {});
+          return 'found';
+        },
+      });
+      const events = await collect(agent.stream('go'));
+      expect(events.map((event) => event.type)).toEqual(['tool-call', 'error']);
+      expect(events.at(-1)).toEqual({
+        type: 'error',
+        code: 'agent_failure',
+        message: "Agent 'cyc' failed",
+      });
+      const failure = await agent.invoke('go').catch((error: unknown) => error);
+      expect(failure).toMatchObject({ code: 'agent_failure' });
+      expect(String((failure as Error).cause)).toMatch(
+        /^TypeError: Tool 'lookup' output cannot be sent as JSON/,
+      );
+    },
+  );
+
+  it('fails the run as agent_failure when a tool is called with input JSON cannot hold', async () => {
+    const agent = defineAgent({
+      name: 'cyc-in',
+      tools: [double],
+      async *run(_input, context) {
+        const input: Record<string, unknown> = { n: 1 };
+        input.self = input;
+        yield* context.callTool(double, input);
+      },
+    });
+    const events = await collect(agent.stream('go'));
+    expect(events).toEqual([
+      { type: 'error', code: 'agent_failure', message: "Agent 'cyc-in' failed" },
+    ]);
+  });
+
   it('fails the run with invalid_tool_arguments when a tool gets bad arguments', async () => {
     const agent = defineAgent({
       name: 'bad-args',

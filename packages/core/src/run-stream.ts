@@ -61,6 +61,22 @@ function failureOf(error: unknown, agentName: string, signal: AbortSignal): Agen
   return new AgentFailureError({ agentName, cause: error });
 }
 
+/**
+ * Throws a TypeError naming the tool when JSON cannot hold a tool call's input or output (a
+ * cycle, a BigInt): every surface sends them as JSON, and the run then fails as an
+ * `agent_failure` with the reason in its cause, the same way on each of them.
+ */
+function assertJson(value: unknown, toolName: string, what: 'input' | 'output'): void {
+  try {
+    JSON.stringify(value);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new TypeError(`Tool '${toolName}' ${what} cannot be sent as JSON: ${reason}`, {
+      cause: error,
+    });
+  }
+}
+
 async function* callToolOf<TOutput>(
   definition: Definition,
   signal: AbortSignal,
@@ -69,8 +85,10 @@ async function* callToolOf<TOutput>(
 ): AsyncGenerator<AgentProgressEvent, TOutput> {
   const tool = findByName<Tool<TOutput>>(definition.tools as Tool<TOutput>[], target, 'tool');
   const id = `call_${globalThis.crypto.randomUUID()}`;
+  assertJson(input, tool.name, 'input');
   yield { type: 'tool-call', id, name: tool.name, input };
   const output = await tool.execute(input, { signal, toolCallId: id });
+  assertJson(output, tool.name, 'output');
   yield { type: 'tool-result', id, name: tool.name, output };
   return output;
 }
