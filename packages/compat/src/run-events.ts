@@ -47,21 +47,34 @@ export async function* runEvents(
   );
 }
 
-function toJsonText(value: unknown): string {
+/**
+ * A hand-written agent's event field as JSON text; one JSON cannot hold (a cycle, a BigInt) fails
+ * the run as a safe `agent_failure`, as the same event does on the SSE transport.
+ */
+function toJsonText(value: unknown, agentName: string): string {
   try {
-    return JSON.stringify(value ?? {});
-  } catch {
-    return JSON.stringify(String(value));
+    return JSON.stringify(value) ?? 'null';
+  } catch (cause) {
+    throw new AgentFailureError({ agentName, cause });
   }
 }
 
-function toOutputText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  try {
-    return JSON.stringify(value) ?? 'null';
-  } catch {
-    return String(value);
-  }
+/** A tool's output: its string as is, anything else JSON-encoded (see {@link toJsonText}). */
+function toOutputText(value: unknown, agentName: string): string {
+  return typeof value === 'string' ? value : toJsonText(value, agentName);
+}
+
+/**
+ * A run's final output, checked: a string, as `RunResponse.output` must be; anything else (a
+ * hand-written agent's `done` with a number, say) fails as a safe `agent_failure`, as REST's
+ * invoke does.
+ */
+function finalOutput(output: unknown, agentName: string): string {
+  if (typeof output === 'string') return output;
+  throw new AgentFailureError({
+    agentName,
+    cause: new TypeError(`Agent '${agentName}' ended with a ${typeof output} output, not a string`),
+  });
 }
 
 interface PendingCall {
@@ -88,11 +101,15 @@ export async function collectRun(
         current = event.to;
         break;
       case 'tool-call':
-        calls.push({ id: event.id, name: event.name, input: toJsonText(event.input) });
+        calls.push({
+          id: event.id,
+          name: event.name,
+          input: toJsonText(event.input ?? {}, current),
+        });
         break;
       case 'tool-result': {
         const call = calls.find((entry) => entry.id === event.id && entry.output === undefined);
-        if (call !== undefined) call.output = toOutputText(event.output);
+        if (call !== undefined) call.output = toOutputText(event.output, current);
         break;
       }
       case 'error':
@@ -102,7 +119,7 @@ export async function collectRun(
           output === undefined ? [] : [{ name, input, output }],
         );
         return {
-          output: event.output,
+          output: finalOutput(event.output, current),
           agent: current,
           ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
         };

@@ -1,5 +1,6 @@
 import {
   type Agent,
+  type AgentEvent,
   AgentFailureError,
   AgentNotFoundError,
   type AgentRunFunction,
@@ -231,6 +232,41 @@ describe('Runner.run', () => {
     expect(events).toEqual([
       { type: 'error', code: 'agent_failure', message: "Agent 'raw' failed" },
     ]);
+  });
+
+  /** An agent not built with defineAgent, yielding `events` as its whole run. */
+  function handWritten(name: string, events: unknown[]): Agent {
+    return {
+      name,
+      tools: [],
+      handoffs: [],
+      invoke: async () => 'unused',
+      async *stream() {
+        yield* events as AgentEvent[];
+      },
+    };
+  }
+
+  it('fails as agent_failure, not "[object Object]", on a tool output JSON cannot hold', async () => {
+    const row: Record<string, unknown> = {};
+    row.self = row;
+    const agent = handWritten('hand', [
+      { type: 'tool-call', id: 'c1', name: 'lookup', input: {} },
+      { type: 'tool-result', id: 'c1', name: 'lookup', output: row },
+      { type: 'done', output: 'found' },
+    ]);
+    await expect(createRunner(agent).run({ agent_name: 'hand', input: 'x' })).rejects.toMatchObject(
+      { code: 'agent_failure', agentName: 'hand' },
+    );
+  });
+
+  it('fails as agent_failure on a final output that is not a string', async () => {
+    const agent = handWritten('hand', [{ type: 'done', output: 42 }]);
+    const failure = await createRunner(agent)
+      .run({ agent_name: 'hand', input: 'x' })
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'agent_failure', message: "Agent 'hand' failed" });
+    expect(String((failure as Error).cause)).toContain('number output, not a string');
   });
 
   it('aborts the agent when the signal aborts and rejects with a cancellation error', async () => {
