@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { sleep } from './abortable.ts';
 import type { AgentEvent } from './agent-event.ts';
-import { defineAgent } from './define-agent.ts';
+import { type AgentRunContext, defineAgent } from './define-agent.ts';
 import { AgentFailureError } from './errors/agent-failure-error.ts';
 import { CancellationError } from './errors/cancellation-error.ts';
 import { InvalidInputError } from './errors/invalid-input-error.ts';
@@ -242,14 +242,32 @@ describe('defineAgent', () => {
     });
   });
 
-  it('fails with agent_not_found when handing off to an unknown agent', async () => {
+  it.each([
+    [
+      'handing off to an agent it does not have',
+      (context: AgentRunContext, input: string) => context.handoff('nobody', input),
+      "TypeError: Agent 'lost' has no handoff target 'nobody'",
+    ],
+    [
+      'calling a tool it does not have',
+      (context: AgentRunContext) => context.callTool('nope', {}),
+      "TypeError: Agent 'lost' has no tool 'nope'",
+    ],
+  ])("fails as agent_failure (its own mistake, not the caller's) %s", async (_what, act, cause) => {
     const agent = defineAgent({
       name: 'lost',
       async *run(input, context) {
-        return yield* context.handoff('nobody', input);
+        yield* act(context, input);
+        return 'unreachable';
       },
     });
-    await expect(agent.invoke('x')).rejects.toMatchObject({ code: 'agent_not_found' });
+    const events = await collect(agent.stream('x'));
+    expect(events).toEqual([
+      { type: 'error', code: 'agent_failure', message: "Agent 'lost' failed" },
+    ]);
+    const failure = await agent.invoke('x').catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'agent_failure', status: 500 });
+    expect(String((failure as Error).cause)).toBe(cause);
   });
 
   it('reports a thrown error as a final error event with a safe message', async () => {

@@ -3,10 +3,8 @@ import type { AgentEvent } from './agent-event.ts';
 import { endedWithoutResult, errorFromEvent, rememberFailure } from './agent-output.ts';
 import type { AgentProgressEvent, AgentRunContext, AgentRunFunction } from './define-agent.ts';
 import { AgentFailureError } from './errors/agent-failure-error.ts';
-import { AgentNotFoundError } from './errors/agent-not-found-error.ts';
 import { AgentPortError } from './errors/agentport-error.ts';
 import { CancellationError } from './errors/cancellation-error.ts';
-import { InvalidInputError } from './errors/invalid-input-error.ts';
 import { LazyAbortListener } from './lazy-abort-listener.ts';
 import { type AgentEventObserver, PUSH_EVENTS } from './push-events.ts';
 import type { Tool } from './tool.ts';
@@ -40,18 +38,20 @@ export interface Definition {
   readonly handoffs: readonly Agent[];
 }
 
+/**
+ * One of an agent's tools or handoff targets, by value or name. An unknown name is a mistake in
+ * the agent's code, not in the caller's request: a plain TypeError, which fails the run as
+ * `agent_failure` (500, logged) rather than a 400 or 404 the caller could do nothing about.
+ */
 function findByName<T extends { name: string }>(
   items: readonly T[],
   target: T | string,
-  kind: string,
+  kind: 'tool' | 'handoff target',
+  owner: string,
 ): T {
   if (typeof target !== 'string') return target;
   const found = items.find((item) => item.name === target);
-  if (found === undefined) {
-    throw kind === 'agent'
-      ? new AgentNotFoundError(target)
-      : new InvalidInputError(`Unknown tool '${target}'`, { field: 'tool' });
-  }
+  if (found === undefined) throw new TypeError(`Agent '${owner}' has no ${kind} '${target}'`);
   return found;
 }
 
@@ -83,7 +83,12 @@ async function* callToolOf<TOutput>(
   target: Tool<TOutput> | string,
   input: unknown,
 ): AsyncGenerator<AgentProgressEvent, TOutput> {
-  const tool = findByName<Tool<TOutput>>(definition.tools as Tool<TOutput>[], target, 'tool');
+  const tool = findByName<Tool<TOutput>>(
+    definition.tools as Tool<TOutput>[],
+    target,
+    'tool',
+    definition.name,
+  );
   const id = `call_${globalThis.crypto.randomUUID()}`;
   assertJson(input, tool.name, 'input');
   yield { type: 'tool-call', id, name: tool.name, input };
@@ -99,7 +104,7 @@ async function* handoffOf(
   target: Agent | string,
   input: string,
 ): AsyncGenerator<AgentProgressEvent, string> {
-  const next = findByName(definition.handoffs, target, 'agent');
+  const next = findByName(definition.handoffs, target, 'handoff target', definition.name);
   if (context.depth >= MAX_HANDOFF_DEPTH) {
     throw new AgentFailureError({
       agentName: definition.name,
