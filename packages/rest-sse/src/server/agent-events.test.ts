@@ -167,7 +167,11 @@ describe('writing a stream that pushes its events', () => {
       writer.close();
       const parsed = parseSSE(await text()).events;
       expect(parsed.map((event) => [event.event, event.id])).toEqual([['error', '1']]);
-      expect(JSON.parse(parsed[0]?.data ?? '')).toMatchObject({ code: 'invalid_input' });
+      // The agent's event is at fault, not the caller's request.
+      expect(JSON.parse(parsed[0]?.data ?? '')).toEqual({
+        code: 'agent_failure',
+        message: "Agent 'injector' failed",
+      });
     }
     expect(closed).toHaveBeenCalledTimes(1);
   });

@@ -89,8 +89,10 @@ class AgentEventPump {
       // cycle) or formatted leaves it to the error event written instead.
       this.#id = id;
       return written && type !== 'done' && type !== 'error';
-    } catch (error) {
-      this.#write(agentFailure(error, this.#agentName));
+    } catch (cause) {
+      // The event cannot be sent (a BigInt, a cycle, a line break in its type): the agent's
+      // mistake, not the caller's, whatever error the formatting raised.
+      this.#write(new AgentFailureError({ agentName: this.#agentName, cause }));
       return false;
     }
   }
