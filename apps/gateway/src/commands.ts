@@ -19,6 +19,39 @@ const DECIMAL_PORT = /^\d{1,5}$/;
 /** The levels `LOG_LEVEL` may name (pino's). */
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+/**
+ * How soon after a stop signal the same or another one counts as a repeat of it, not a second
+ * request to stop. Ctrl-C in a terminal signals the whole process group, and a process manager
+ * in it (`pnpm start`) forwards the signal to its child as well: the gateway gets two SIGINTs a
+ * few milliseconds apart for one Ctrl-C.
+ */
+export const REPEATED_SIGNAL_MS = 250;
+
+/**
+ * Listens to stop signals: `first` for the first one, `again` for one that comes later than
+ * {@link REPEATED_SIGNAL_MS} after it (those sooner are ignored); returns what stops listening.
+ */
+function onStopSignals(
+  signals: readonly NodeJS.Signals[],
+  first: (signal: NodeJS.Signals) => void,
+  again: (signal: NodeJS.Signals) => void,
+): () => void {
+  let firstAt: number | undefined;
+  const listener = (signal: NodeJS.Signals) => {
+    const now = performance.now();
+    if (firstAt === undefined) {
+      firstAt = now;
+      first(signal);
+    } else if (now - firstAt >= REPEATED_SIGNAL_MS) {
+      again(signal);
+    }
+  };
+  for (const signal of signals) process.on(signal, listener);
+  return () => {
+    for (const signal of signals) process.off(signal, listener);
+  };
+}
+
 /** Starts the gateway and serves until SIGINT or SIGTERM; resolves with the exit code. */
 export async function serve(
   config: GatewayConfig,
@@ -91,24 +124,22 @@ export async function serve(
   );
   // The first SIGINT or SIGTERM shuts down gracefully; a second one, of either kind, does not
   // wait for what is still in flight: the process exits at once with 1.
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) {
+  const stopListening = onStopSignals(
+    ['SIGINT', 'SIGTERM'],
+    (signal) => {
+      logger.info({ signal }, 'shutting down');
+      void (gateway?.shutdown() ?? Promise.resolve()).finally(() => controller.abort());
+    },
+    (signal) => {
       logger.warn({ signal }, 'stopping now, without waiting for requests in flight');
       logger.flush();
       process.exit(1);
-    }
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    void (gateway?.shutdown() ?? Promise.resolve()).finally(() => controller.abort());
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+    },
+  );
   try {
     await stopped;
   } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    stopListening();
     restoreConsole();
   }
   logger.info('stopped');
@@ -149,8 +180,23 @@ export async function call(
     return 1;
   }
   const controller = new AbortController();
-  process.once('SIGINT', () => controller.abort());
-  const { signal } = controller;
+  // Ctrl-C cancels the run; a second one ends the process at once. Listened to until the
+  // process exits: the run's end comes before the cancel a remote agent then sends has gone out,
+  // and a repeat of the first signal (from pnpm) must not end the process before it has.
+  onStopSignals(
+    ['SIGINT'],
+    () => controller.abort(),
+    () => process.exit(INTERRUPTED),
+  );
+  return runOnce(agent, input, stream, controller.signal);
+}
+
+async function runOnce(
+  agent: Agent,
+  input: string,
+  stream: boolean,
+  signal: AbortSignal,
+): Promise<number> {
   if (!stream) {
     try {
       process.stdout.write(`${await agent.invoke(input, { signal })}\n`);

@@ -206,6 +206,41 @@ describe('CLI', () => {
     ).toEqual(['text-delta', 'text-delta', 'done']);
   });
 
+  it('cancels a remote task when call --stream gets Ctrl-C, even signalled twice at once (as under pnpm)', async () => {
+    const upstream = await start();
+    const folder = mkdtempSync(join(tmpdir(), 'agentport-call-'));
+    try {
+      const config = join(folder, 'remote.config.ts');
+      writeFileSync(
+        config,
+        `export default { builtins: false, remotes: [{ url: '${upstream.url}/agents/ticker', name: 'far-ticker' }] };\n`,
+      );
+      const child = spawn(
+        process.execPath,
+        [CLI, 'call', 'far-ticker', '1000 every 50ms', '--stream', '--config', config],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let stdout = '';
+      child.stdout.setEncoding('utf8');
+      await new Promise<void>((resolve) => {
+        child.stdout.on('data', (chunk: string) => {
+          stdout += chunk;
+          if (stdout.split('\n').length > 3) resolve();
+        });
+      });
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      // The terminal's SIGINT, and pnpm's copy of it a moment later.
+      child.kill('SIGINT');
+      setTimeout(() => child.kill('SIGINT'), 5);
+      expect(await exited).toBe(130);
+      const list = await fetch(`${upstream.url}/agents/ticker/tasks`);
+      const { tasks } = (await list.json()) as { tasks: { status: string }[] };
+      expect(tasks.map((task) => task.status)).toEqual(['canceled']);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it('prints a remote card', async () => {
     const gateway = await start();
     const { stdout } = await run(process.execPath, [CLI, 'card', `${gateway.url}/a2a/echo`]);

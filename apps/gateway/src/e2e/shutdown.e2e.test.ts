@@ -56,7 +56,11 @@ describe('graceful shutdown', () => {
 });
 
 describe('pnpm start', () => {
-  it('stops gracefully when pnpm itself gets SIGTERM (as docker stop sends it), and exits 0', async () => {
+  it.each([
+    ['pnpm itself gets SIGTERM (as docker stop sends it)', 'SIGTERM', false],
+    // pnpm forwards it to the gateway, which gets it twice: not a second request to stop.
+    ['the whole process group gets SIGINT (Ctrl-C in a terminal)', 'SIGINT', true],
+  ] as const)('stops gracefully when %s, and exits 0', async (_how, signal, group) => {
     const root = fileURLToPath(new URL('../../../../', import.meta.url));
     // As a shell or a container starts it: without the `node_modules/.bin` folders a pnpm script
     // (this test's) puts first on PATH, where `node` is pnpm's shim, which would run pnpm itself
@@ -65,7 +69,7 @@ describe('pnpm start', () => {
       .split(delimiter)
       .filter((folder) => !folder.includes(`node_modules${sep}.bin`))
       .join(delimiter);
-    // Its own process group, so that only pnpm is signalled, and the group can be cleaned up.
+    // Its own process group: pnpm alone or the whole group is signalled, and it is cleaned up.
     const child = spawn('pnpm', ['start'], {
       cwd: root,
       env: { ...process.env, PATH: path, PORT: '0', LOG_LEVEL: 'info' },
@@ -89,10 +93,11 @@ describe('pnpm start', () => {
         });
       });
       expect((await fetch(`${url}/readyz`)).status).toBe(200);
-      process.kill(pid, 'SIGTERM');
+      process.kill(group ? -pid : pid, signal);
       expect(await exited).toBe(0);
-      expect(stdout).toContain('"signal":"SIGTERM","msg":"shutting down"');
+      expect(stdout).toContain(`"signal":"${signal}","msg":"shutting down"`);
       expect(stdout).toContain('"msg":"stopped"');
+      expect(stdout).not.toContain('stopping now');
       await expect(fetch(`${url}/readyz`)).rejects.toThrow();
     } finally {
       try {
@@ -168,7 +173,8 @@ describe('a second signal', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     const exited = new Promise<number | null>((resolve) => gateway.child.once('exit', resolve));
     gateway.child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Later than REPEATED_SIGNAL_MS (250 ms), within which a signal counts as a repeat of the first.
+    await new Promise((resolve) => setTimeout(resolve, 500));
     const forcedAt = Date.now();
     gateway.child.kill('SIGINT');
     expect(await exited).toBe(1);
