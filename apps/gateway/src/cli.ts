@@ -20,6 +20,9 @@ Options:
   --stream        with call: print every agent event as a JSON line
 `;
 
+/** How long a stopped gateway's process may wait for the work still going out (see `serve`). */
+const EXIT_GRACE_MS = 2_000;
+
 const OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
@@ -80,10 +83,13 @@ async function main(argv: string[]): Promise<number> {
     case 'serve': {
       const config = await loadConfig(values.config);
       const code = await commands.serve(config, { port: values.port, host: values.host });
-      // Shut down: what still runs (an agent that ignores its abort signal, and its timers) must
-      // not keep the process alive. The output written so far goes out first.
+      // Shut down. What the shutdown set off may still be on its way out: the cancel a remote
+      // agent sends for the task of a run cut at the shutdown timeout (not awaited by the run).
+      // The process ends once nothing is left, but what still runs after EXIT_GRACE_MS (an agent
+      // that ignores its abort signal, and its timers) must not keep it alive.
       await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
-      return process.exit(code);
+      setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
+      return code;
     }
     case 'agents':
       return commands.listAgents(await loadConfig(values.config));

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { delimiter, sep } from 'node:path';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { gatewayProcesses } from '../testing/gateway-process.ts';
@@ -105,6 +107,72 @@ describe('pnpm start', () => {
       } catch {
         // The whole group has exited.
       }
+    }
+  });
+});
+
+/** Polls until `check` holds, for up to `ms`; resolves with whether it held. */
+async function eventually(check: () => Promise<boolean>, ms = 3_000): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return check();
+}
+
+describe('remote agents', () => {
+  it('have the tasks of runs cut at the shutdown timeout canceled before the process exits', async () => {
+    const upstream = await start();
+    const folder = mkdtempSync(join(tmpdir(), 'agentport-remote-'));
+    try {
+      const config = join(folder, 'remote.config.ts');
+      writeFileSync(
+        config,
+        `export default { builtins: false, shutdownTimeoutMs: 300, remotes: [
+          { url: '${upstream.url}/agents/ticker', kind: 'a2a-http', name: 'http-ticker' },
+          { url: '${upstream.url}/a2a/ticker', kind: 'a2a-sdk', name: 'sdk-ticker' },
+        ] };\n`,
+      );
+      const downstream = await start(['--config', config]);
+      // Compat runs: in flight when the shutdown starts, they are cut at its timeout.
+      const runs = ['http-ticker', 'sdk-ticker'].map((name) =>
+        fetch(`${downstream.url}/compat/runs`, {
+          method: 'POST',
+          headers: json,
+          body: JSON.stringify({ agent_name: name, input: '1000 every 50ms' }),
+        }).catch((error: unknown) => error),
+      );
+      const handRolled = async () =>
+        (
+          (await (await fetch(`${upstream.url}/agents/ticker/tasks`)).json()) as {
+            tasks: { status: string }[];
+          }
+        ).tasks.map((task) => task.status);
+      const sdk = async () => {
+        const answer = await fetch(`${upstream.url}/a2a/ticker/jsonrpc`, {
+          method: 'POST',
+          headers: { ...json, 'a2a-version': '1.0' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} }),
+        });
+        const { result } = (await answer.json()) as {
+          result: { tasks: { status: { state: string } }[] };
+        };
+        return result.tasks.map((task) => task.status.state);
+      };
+      expect(
+        await eventually(
+          async () =>
+            (await handRolled()).join() === 'working' &&
+            (await sdk()).join() === 'TASK_STATE_WORKING',
+        ),
+      ).toBe(true);
+      expect(await downstream.stop()).toBe(0);
+      await Promise.all(runs);
+      expect(await handRolled()).toEqual(['canceled']);
+      expect(await sdk()).toEqual(['TASK_STATE_CANCELED']);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 });
