@@ -134,7 +134,7 @@ describe('createRemoteAgent', () => {
     expect(error).toMatchObject({ message: (local as Error).message });
   });
 
-  it('rejects with a CancellationError when the remote task is canceled', async () => {
+  it('rejects with a 500 remote_task_canceled when the remote task is canceled over there', async () => {
     const remote = await createRemoteAgent(ticker.url);
     const invocation = remote.invoke('200 every 20ms');
     await expect
@@ -143,8 +143,10 @@ describe('createRemoteAgent', () => {
     const [running] = (await tickerServer.runner.list({ status: 'working' })).tasks;
     await tickerServer.runner.cancel(running?.id ?? '');
     const error = await invocation.catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(CancellationError);
-    expect((error as Error).message).toContain('was canceled');
+    // Not the caller's cancel: not the 409 `canceled` a caller's abort gives.
+    expect(error).not.toBeInstanceOf(CancellationError);
+    expect(error).toMatchObject({ code: 'remote_task_canceled', status: 500 });
+    expect((error as Error).message).toBe(`The remote task '${running?.id}' was canceled`);
   });
 
   it.each(['invoke', 'stream'] as const)(

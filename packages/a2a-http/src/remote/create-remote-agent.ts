@@ -1,9 +1,9 @@
 import {
   type Agent,
+  AgentFailureError,
   AgentPortError,
   type AgentProgressEvent,
   type AgentRunContext,
-  CancellationError,
   defineAgent,
   isTerminalStatus,
   remoteTaskError,
@@ -62,7 +62,13 @@ const LONG_POLL_SECONDS = 30;
 function settle(task: Task, agentName: string): string {
   if (task.status === 'completed') return task.output ?? '';
   if (task.status === 'canceled') {
-    throw new CancellationError(`The remote task '${task.id}' was canceled`);
+    // Canceled over there, not by this run's caller (whose abort ends the run as canceled
+    // before this): the remote failed to answer, as the a2a-sdk remote agent reports it.
+    throw new AgentFailureError({
+      agentName,
+      code: 'remote_task_canceled',
+      message: `The remote task '${task.id}' was canceled`,
+    });
   }
   throw remoteTaskError({
     agentName,
