@@ -295,6 +295,28 @@ describe('createGateway', () => {
   it('refuses an unknown default agent', () => {
     expect(() => gateway({ defaultAgent: 'nobody' })).toThrow(/nobody/);
   });
+
+  it('refuses a handoff target, however deep, named as a served agent but another one', () => {
+    const helper = () =>
+      defineAgent({
+        name: 'helper',
+        async *run() {
+          yield { type: 'text-delta', delta: 'local' };
+        },
+      });
+    const boss = (target: ReturnType<typeof helper>) =>
+      defineAgent({
+        name: 'boss',
+        handoffs: [defineAgent({ name: 'middle', handoffs: [target], async *run() {} })],
+        async *run() {},
+      });
+    expect(() => gateway({ agents: [boss(helper()), helper()], defaultAgent: 'boss' })).toThrow(
+      "'middle' hands off to an agent named 'helper' that is not the served 'helper'",
+    );
+    // The served agent itself, as the built-in assistant hands off to the served echo.
+    const served = helper();
+    void gateway({ agents: [boss(served), served], defaultAgent: 'boss' }).shutdown();
+  });
 });
 
 describe('a trailing slash', () => {

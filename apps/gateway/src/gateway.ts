@@ -7,6 +7,7 @@ import {
   type AgentFailureListener,
   AgentNotFoundError,
   createMemoryTaskStore,
+  InvalidInputError,
   observeFailures,
 } from '@agentport/core';
 import {
@@ -129,6 +130,32 @@ function logFailure(logger: Logger): AgentFailureListener {
 }
 
 /**
+ * Refuses a handoff target, at any depth, that bears a served agent's name but is another agent:
+ * a compat run of that name would run the served one while the handoff runs the other, and a
+ * run's `agent` could name either. (The built-in assistant hands off to the served `echo` itself.)
+ */
+function assertOneAgentPerName(agents: readonly Agent[]): void {
+  const served = new Map(agents.map((agent) => [agent.name, agent]));
+  const seen = new Set<Agent>(agents);
+  const queue = [...agents];
+  for (let agent = queue.pop(); agent !== undefined; agent = queue.pop()) {
+    for (const target of agent.handoffs) {
+      const namesake = served.get(target.name);
+      if (namesake !== undefined && namesake !== target) {
+        throw new InvalidInputError(
+          `'${agent.name}' hands off to an agent named '${target.name}' that is not the served '${target.name}': hand off to the served agent itself, or rename one of them`,
+          { field: 'agents' },
+        );
+      }
+      if (!seen.has(target)) {
+        seen.add(target);
+        queue.push(target);
+      }
+    }
+  }
+}
+
+/**
  * Composes every surface for every agent on one Hono app, following the route map in
  * ARCHITECTURE.md.
  *
@@ -138,6 +165,7 @@ function logFailure(logger: Logger): AgentFailureListener {
  */
 export function createGateway(options: GatewayOptions): Gateway {
   const { defaultAgent, publicUrl, logger: failureLog } = options;
+  assertOneAgentPerName(options.agents);
   // With a logger, every failed run is logged with its cause, which callers are never told.
   // One listener for all, so that a handoff target reached from several agents is one agent.
   const onFailure = failureLog === undefined ? undefined : logFailure(failureLog);
