@@ -25,7 +25,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
  * in it (`pnpm start`) forwards the signal to its child as well: the gateway gets two SIGINTs a
  * few milliseconds apart for one Ctrl-C.
  */
-export const REPEATED_SIGNAL_MS = 250;
+const REPEATED_SIGNAL_MS = 250;
 
 /**
  * Listens to stop signals: `first` for the first one, `again` for one that comes later than
