@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { gatewayProcesses } from '../testing/gateway-process.ts';
+import { gatewayProcesses, withConfigFile } from '../testing/gateway-process.ts';
 import { readEvents } from '../testing/sse.ts';
 
 const run = promisify(execFile);
@@ -208,13 +208,8 @@ describe('CLI', () => {
 
   it('cancels a remote task when call --stream gets Ctrl-C, even signalled twice at once (as under pnpm)', async () => {
     const upstream = await start();
-    const folder = mkdtempSync(join(tmpdir(), 'agentport-call-'));
-    try {
-      const config = join(folder, 'remote.config.ts');
-      writeFileSync(
-        config,
-        `export default { builtins: false, remotes: [{ url: '${upstream.url}/agents/ticker', name: 'far-ticker' }] };\n`,
-      );
+    const source = `export default { builtins: false, remotes: [{ url: '${upstream.url}/agents/ticker', name: 'far-ticker' }] };\n`;
+    await withConfigFile(source, async (config) => {
       const child = spawn(
         process.execPath,
         [CLI, 'call', 'far-ticker', '1000 every 50ms', '--stream', '--config', config],
@@ -236,9 +231,7 @@ describe('CLI', () => {
       const list = await fetch(`${upstream.url}/agents/ticker/tasks`);
       const { tasks } = (await list.json()) as { tasks: { status: string }[] };
       expect(tasks.map((task) => task.status)).toEqual(['canceled']);
-    } finally {
-      rmSync(folder, { recursive: true, force: true });
-    }
+    });
   });
 
   it('prints a remote card', async () => {

@@ -1,10 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { delimiter, join, sep } from 'node:path';
+import { delimiter, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { gatewayProcesses } from '../testing/gateway-process.ts';
+import { gatewayProcesses, withConfigFile } from '../testing/gateway-process.ts';
 import { readEvents } from '../testing/sse.ts';
 
 // Shutdown: signals, in-flight requests, the shutdown timeout, and `pnpm start` as a container runs it.
@@ -124,16 +122,11 @@ async function eventually(check: () => Promise<boolean>, ms = 3_000): Promise<bo
 describe('remote agents', () => {
   it('have the tasks of runs cut at the shutdown timeout canceled before the process exits', async () => {
     const upstream = await start();
-    const folder = mkdtempSync(join(tmpdir(), 'agentport-remote-'));
-    try {
-      const config = join(folder, 'remote.config.ts');
-      writeFileSync(
-        config,
-        `export default { builtins: false, shutdownTimeoutMs: 300, remotes: [
-          { url: '${upstream.url}/agents/ticker', kind: 'a2a-http', name: 'http-ticker' },
-          { url: '${upstream.url}/a2a/ticker', kind: 'a2a-sdk', name: 'sdk-ticker' },
-        ] };\n`,
-      );
+    const source = `export default { builtins: false, shutdownTimeoutMs: 300, remotes: [
+      { url: '${upstream.url}/agents/ticker', kind: 'a2a-http', name: 'http-ticker' },
+      { url: '${upstream.url}/a2a/ticker', kind: 'a2a-sdk', name: 'sdk-ticker' },
+    ] };\n`;
+    await withConfigFile(source, async (config) => {
       const downstream = await start(['--config', config]);
       // Compat runs: in flight when the shutdown starts, they are cut at its timeout.
       const runs = ['http-ticker', 'sdk-ticker'].map((name) =>
@@ -171,9 +164,7 @@ describe('remote agents', () => {
       await Promise.all(runs);
       expect(await handRolled()).toEqual(['canceled']);
       expect(await sdk()).toEqual(['TASK_STATE_CANCELED']);
-    } finally {
-      rmSync(folder, { recursive: true, force: true });
-    }
+    });
   });
 });
 

@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
 
@@ -84,4 +87,22 @@ export function gatewayProcesses(): (
     started.push(gateway);
     return gateway;
   };
+}
+
+/**
+ * Writes `source` as a config module in a folder of its own, runs `use` with its path, then
+ * removes the folder.
+ */
+export async function withConfigFile<T>(
+  source: string,
+  use: (file: string) => Promise<T>,
+): Promise<T> {
+  const folder = mkdtempSync(join(tmpdir(), 'agentport-config-'));
+  try {
+    const file = join(folder, 'test.config.ts');
+    writeFileSync(file, source);
+    return await use(file);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 }
