@@ -1,0 +1,257 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { gatewayProcesses, withConfigFile } from '../testing/gateway-process.ts';
+
+// The command line: help, agents, call, card, usage errors and exit codes.
+const run = promisify(execFile);
+const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));
+const CUSTOM = fileURLToPath(new URL('./fixtures/custom.config.ts', import.meta.url));
+const INVALID = fileURLToPath(new URL('./fixtures/invalid.config.ts', import.meta.url));
+const FAILING = fileURLToPath(new URL('./fixtures/failing.config.ts', import.meta.url));
+const WAITING = fileURLToPath(new URL('./fixtures/waiting.config.ts', import.meta.url));
+
+const start = gatewayProcesses();
+
+describe('CLI', () => {
+  it('prints help', async () => {
+    const { stdout } = await run(process.execPath, [CLI, '--help']);
+    expect(stdout).toContain('agentport serve');
+    expect(stdout).toContain('agentport call <agent> <input>');
+  });
+
+  it('lists agents and calls one locally', async () => {
+    const { stdout: agents } = await run(process.execPath, [CLI, 'agents']);
+    expect(agents).toMatch(/^assistant \(default\): .*\[tools: calculator, clock, word_count\]$/m);
+    // As `pnpm start -- --config FILE` passes it on: the `--` before the options is dropped.
+    for (const args of [
+      ['agents', '--', '--config', CUSTOM],
+      ['--', 'agents', '--config', CUSTOM],
+    ]) {
+      const { stdout } = await run(process.execPath, [CLI, ...args]);
+      expect(stdout, args.join(' ')).toMatch(/^shout/m);
+    }
+    const { stdout: answer } = await run(process.execPath, [
+      CLI,
+      'call',
+      'assistant',
+      'what is 1 + 2',
+    ]);
+    expect(answer).toBe('1 + 2 = 3\n');
+    const { stdout: events } = await run(process.execPath, [
+      CLI,
+      'call',
+      'echo',
+      'a b',
+      '--stream',
+    ]);
+    expect(
+      events
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).type),
+    ).toEqual(['text-delta', 'text-delta', 'done']);
+  });
+
+  it('cancels a remote task when call --stream gets Ctrl-C, even signalled twice at once (as under pnpm)', async () => {
+    const upstream = await start();
+    const source = `export default { builtins: false, remotes: [{ url: '${upstream.url}/agents/ticker', name: 'far-ticker' }] };\n`;
+    await withConfigFile(source, async (config) => {
+      const child = spawn(
+        process.execPath,
+        [CLI, 'call', 'far-ticker', '1000 every 50ms', '--stream', '--config', config],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let stdout = '';
+      child.stdout.setEncoding('utf8');
+      await new Promise<void>((resolve) => {
+        child.stdout.on('data', (chunk: string) => {
+          stdout += chunk;
+          if (stdout.split('\n').length > 3) resolve();
+        });
+      });
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      // The terminal's SIGINT, and pnpm's copy of it a moment later.
+      child.kill('SIGINT');
+      setTimeout(() => child.kill('SIGINT'), 5);
+      expect(await exited).toBe(130);
+      const list = await fetch(`${upstream.url}/agents/ticker/tasks`);
+      const { tasks } = (await list.json()) as { tasks: { status: string }[] };
+      expect(tasks.map((task) => task.status)).toEqual(['canceled']);
+    });
+  });
+
+  it('prints a remote card', async () => {
+    const gateway = await start();
+    const { stdout } = await run(process.execPath, [CLI, 'card', `${gateway.url}/a2a/echo`]);
+    expect(JSON.parse(stdout)).toMatchObject({ name: 'echo' });
+    const { stdout: handRolled } = await run(process.execPath, [
+      CLI,
+      'card',
+      `${gateway.url}/agents/echo/.well-known/agent.json`,
+    ]);
+    expect(JSON.parse(handRolled)).toMatchObject({
+      name: 'echo',
+      endpoint: `${gateway.url}/agents/echo`,
+    });
+  });
+
+  it('says how to load a config that Node reads as CommonJS', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'agentport-config-'));
+    try {
+      writeFileSync(join(folder, 'package.json'), '{"type":"commonjs"}');
+      const file = join(folder, 'cjs.config.ts');
+      writeFileSync(file, "import { env } from 'node:process';\nexport default { port: 1 };\n");
+      const failure = await run(process.execPath, [CLI, 'agents', '--config', file]).catch(
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failure).toMatchObject({ code: 1 });
+      expect((failure as { stderr: string }).stderr).toMatch(
+        /Cannot use import statement outside a module \(name the file \.mts, or put "type": "module" in the package\.json next to it\)/,
+      );
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('exits 1 naming the field of an invalid config', async () => {
+    const failure = await run(process.execPath, [CLI, 'serve', '--config', INVALID]).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure).toMatchObject({ code: 1 });
+    expect((failure as { stderr: string }).stderr).toMatch(/Invalid config: port: /);
+  });
+
+  it.each([
+    [['serve', '--port='], {}, /invalid port ''/],
+    [['serve'], { PORT: '0x1F90' }, /invalid port '0x1F90'/],
+    [['serve'], { LOG_LEVEL: 'verbose' }, /invalid LOG_LEVEL 'verbose'/],
+  ])('exits 1 on %j with %j, in one line', async (args, env, message) => {
+    const failure = await run(process.execPath, [CLI, ...args], {
+      env: { ...process.env, ...env },
+    }).catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 1 });
+    const { stderr } = failure as { stderr: string };
+    expect(stderr).toMatch(message);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('card refuses a JSON document that is not an agent card', async () => {
+    const gateway = await start();
+    const failure = await run(process.execPath, [CLI, 'card', `${gateway.url}/openapi.json`]).catch(
+      (error: { code: number; stderr: string; stdout: string }) => error,
+    );
+    expect(failure).toMatchObject({ code: 1, stdout: '' });
+    expect((failure as { stderr: string }).stderr).toContain('not an agent card');
+  });
+
+  it('refuses arguments serve and agents do not take (exit 2)', async () => {
+    for (const args of [
+      ['serve', 'extra'],
+      ['agents', 'junk'],
+    ]) {
+      const failure = await run(process.execPath, [CLI, ...args]).catch(
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failure).toMatchObject({ code: 2 });
+      expect((failure as { stderr: string }).stderr).toContain(`unexpected argument '${args[1]}'`);
+    }
+  });
+
+  it('prints the cause of an agent failure on call, a local command', async () => {
+    const failure = await run(process.execPath, [
+      CLI,
+      'call',
+      'broken',
+      'x',
+      '--config',
+      FAILING,
+    ]).catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 1 });
+    const { stderr } = failure as { stderr: string };
+    expect(stderr).toContain("Agent 'broken' failed");
+    expect(stderr).toContain('caused by: Error: database password rejected');
+    const streamed = await run(process.execPath, [
+      CLI,
+      'call',
+      'broken',
+      'x',
+      '--stream',
+      '--config',
+      FAILING,
+    ]).catch((error: { code: number; stderr: string; stdout: string }) => error);
+    expect(streamed).toMatchObject({ code: 1 });
+    expect((streamed as { stdout: string }).stdout).toContain('"type":"error"');
+    expect((streamed as { stderr: string }).stderr).toContain(
+      'caused by: Error: database password rejected',
+    );
+  });
+
+  it('ends quietly when its output is piped into a reader that stops early', async () => {
+    const child = spawn(process.execPath, [CLI, 'agents'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
+
+  it('exits 1 when the port is busy', async () => {
+    const gateway = await start();
+    const port = new URL(gateway.url).port;
+    const failure = await run(process.execPath, [CLI, 'serve', '--port', port]).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure).toMatchObject({ code: 1 });
+    const { stderr } = failure as { stderr: string };
+    expect(stderr).toContain('already in use');
+    // The message says it all: no stack of the system error behind it.
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('answers an unknown option as a usage error (exit 2)', async () => {
+    const failure = await run(process.execPath, [CLI, 'agents', '--colour']).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure).toMatchObject({ code: 2 });
+    expect((failure as { stderr: string }).stderr).toContain("Unknown option '--colour'");
+  });
+
+  it('keeps the exit codes through the repository script (pnpm -s agentport)', async () => {
+    const root = fileURLToPath(new URL('../../../../', import.meta.url));
+    const failure = await run('pnpm', ['-s', 'agentport', 'agents', '--colour'], {
+      cwd: root,
+    }).catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 2 });
+    const { stdout } = await run('pnpm', ['-s', 'agentport', 'agents'], { cwd: root });
+    expect(stdout).toContain('echo:');
+  });
+
+  it('ends a call interrupted with Ctrl-C quietly, with exit code 130', async () => {
+    for (const args of [
+      ['call', 'waiter', 'x', '--config', WAITING],
+      ['call', 'waiter', 'x', '--stream', '--config', WAITING],
+    ]) {
+      const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      const started = new Promise<void>((resolve) =>
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+          if (stderr.includes('started')) resolve();
+        }),
+      );
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      await started;
+      child.kill('SIGINT');
+      // Only what the agent itself wrote: no error, no stack.
+      expect([args, await exited, stderr]).toEqual([args, 130, 'started\n']);
+    }
+  });
+});
