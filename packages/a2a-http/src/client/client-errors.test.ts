@@ -111,6 +111,24 @@ describe('client errors', () => {
     expect((error as Error).message).toBe('getTask failed: the remote answered 502');
   });
 
+  it("shows a remote's error code and message without control characters, and capped", () => {
+    const remoteMessage = `\u001b[31mred\r\nsecond line ${'x'.repeat(400)}`;
+    const error = new RemoteHttpError({
+      operation: 'getTask',
+      httpStatus: 500,
+      remoteCode: `odd\ncode${'c'.repeat(100)}`,
+      remoteMessage,
+    });
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are the point
+    expect(error.message).not.toMatch(/[\u0000-\u001f\u007f]/);
+    expect(error.message).toMatch(
+      /^getTask failed: the remote answered 500 odd codec{56}\.\.\.: \[31mred second line x+\.\.\.$/,
+    );
+    expect(error.message.length).toBeLessThan(450);
+    // The whole of it stays on the error, for the log.
+    expect(error.remoteMessage).toBe(remoteMessage);
+  });
+
   it('rejects with RemoteTimeoutError when the remote does not answer in time', async () => {
     const client = createA2AHttpClient(`${stubServer.url}/slow`, { timeoutMs: 100 });
     const error = await failure(client.getTask('t1'));

@@ -1,6 +1,18 @@
 import { AgentPortError } from '@agentport/core';
 
 const MAX_MESSAGE_LENGTH = 300;
+const MAX_CODE_LENGTH = 64;
+
+/**
+ * The remote's text as callers may be shown it: runs of control characters (line breaks, escape
+ * sequences that would drive a terminal printing the error) become one space, and at most `max`
+ * characters are kept, as the a2a-sdk remote agent shows its remote's errors.
+ */
+function printable(text: string, max: number): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are the point
+  const flat = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}...` : flat;
+}
 
 /** Options of a {@link RemoteHttpError}. */
 export interface RemoteHttpErrorOptions {
@@ -30,7 +42,7 @@ export class RemoteHttpError extends AgentPortError {
     const detail =
       remoteCode === undefined
         ? ''
-        : ` ${remoteCode}: ${(remoteMessage ?? '').slice(0, MAX_MESSAGE_LENGTH)}`;
+        : ` ${printable(remoteCode, MAX_CODE_LENGTH)}: ${printable(remoteMessage ?? '', MAX_MESSAGE_LENGTH)}`;
     super({
       code: 'remote_http_error',
       message: `${operation} failed: the remote answered ${httpStatus}${detail}`,
