@@ -4,6 +4,7 @@ import {
   AgentFailureError,
   AgentPortError,
   CancellationError,
+  checkedOutput,
   type ErrorEvent,
   errorFromEvent,
 } from '@agentport/core';
@@ -64,19 +65,6 @@ function toOutputText(value: unknown, agentName: string): string {
   return typeof value === 'string' ? value : toJsonText(value, agentName);
 }
 
-/**
- * A run's final output, checked: a string, as `RunResponse.output` must be; anything else (a
- * hand-written agent's `done` with a number, say) fails as a safe `agent_failure`, as REST's
- * invoke does.
- */
-function finalOutput(output: unknown, agentName: string): string {
-  if (typeof output === 'string') return output;
-  throw new AgentFailureError({
-    agentName,
-    cause: new TypeError(`Agent '${agentName}' ended with a ${typeof output} output, not a string`),
-  });
-}
-
 interface PendingCall {
   id: string;
   name: string;
@@ -119,7 +107,7 @@ export async function collectRun(
           output === undefined ? [] : [{ name, input, output }],
         );
         return {
-          output: finalOutput(event.output, current),
+          output: checkedOutput(event.output, current),
           agent: current,
           ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
         };

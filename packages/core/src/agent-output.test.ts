@@ -21,6 +21,17 @@ describe('outputOf', () => {
     });
   });
 
+  it('fails as agent_failure on a done output that is not a string', async () => {
+    const failure = await outputOf(
+      events({ type: 'done', output: 42 as unknown as string }),
+      'x',
+    ).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'agent_failure', message: "Agent 'x' failed" });
+    expect(String((failure as Error).cause)).toBe(
+      "TypeError: Agent 'x' ended with a number output, not a string",
+    );
+  });
+
   it('takes a defineAgent stream by push, with the same results, and closes its run', async () => {
     let closed = false;
     const agent = defineAgent({

@@ -28,6 +28,18 @@ export function endedWithoutResult(agentName: string): AgentFailureError {
   });
 }
 
+/**
+ * A run's final output, checked: `done.output` must be a string, and a hand-written agent's may
+ * be anything; anything else fails the run as `agent_failure`, its type in the cause.
+ */
+export function checkedOutput(output: unknown, agentName: string): string {
+  if (typeof output === 'string') return output;
+  throw new AgentFailureError({
+    agentName,
+    cause: new TypeError(`Agent '${agentName}' ended with a ${typeof output} output, not a string`),
+  });
+}
+
 /** The event that ends a run. */
 export type TerminalEvent = DoneEvent | ErrorEvent;
 
@@ -56,7 +68,7 @@ function asIs(event: TerminalEvent | undefined): TerminalEvent | undefined {
 function outputFrom(event: TerminalEvent | undefined, agentName: string): string {
   if (event === undefined) throw endedWithoutResult(agentName);
   if (event.type === 'error') throw errorFromEvent(event, agentName);
-  return event.output;
+  return checkedOutput(event.output, agentName);
 }
 
 /**

@@ -11,7 +11,7 @@ export type {
 } from './agent-event.ts';
 export { AGENT_EVENT_TYPES } from './agent-event.ts';
 export { assertAgentName, isValidAgentName } from './agent-name.ts';
-export { errorFromEvent, outputOf } from './agent-output.ts';
+export { checkedOutput, errorFromEvent, outputOf } from './agent-output.ts';
 export type {
   AgentDefinition,
   AgentProgressEvent,

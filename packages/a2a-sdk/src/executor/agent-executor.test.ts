@@ -154,6 +154,30 @@ describe('createAgentExecutor', () => {
     expect(summary(events).at(-1)).toBe("TASK_STATE_FAILED: Cannot handle 'this'");
   });
 
+  it('fails the task, and a message reply, of a hand-written agent whose output is not a string', async () => {
+    const numeric: Agent = {
+      name: 'numeric',
+      tools: [],
+      handoffs: [],
+      invoke: () => Promise.reject(new Error('not used')),
+      async *stream() {
+        yield { type: 'done', output: 42 as unknown as string };
+      },
+    };
+    const executor = createAgentExecutor(numeric);
+    const { bus, events } = recorder();
+    await executor.execute(requestContext('x'), bus);
+    expect(summary(events).at(-1)).toBe("TASK_STATE_FAILED: Agent 'numeric' failed");
+    const reply = await executor.reply({
+      message: SendMessageRequest.fromJSON({
+        message: { messageId: 'm-2', role: 'ROLE_USER', parts: [{ text: 'x' }] },
+      }).message as Message,
+      contextId: 'ctx-2',
+    });
+    expect((reply as Task).status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(JSON.stringify(events)).not.toContain('42');
+  });
+
   it('never puts the message of an unexpected error on the wire', async () => {
     const agent = defineAgent({
       name: 'leaky',

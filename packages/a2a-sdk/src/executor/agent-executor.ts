@@ -7,7 +7,7 @@ import {
   type RequestContext,
 } from '@a2a-js/sdk/server';
 import type { Agent, AgentEvent as CoreAgentEvent } from '@agentport/core';
-import { AgentPortError, CancellationError } from '@agentport/core';
+import { AgentPortError, CancellationError, checkedOutput } from '@agentport/core';
 import { canceledTask, type MessageReplyRequest, replyToMessage } from './message-reply.ts';
 import { agentMessage, dataPart, outputArtifact, textOfParts, textPart } from './parts.ts';
 import { DEFAULT_MAX_CONCURRENCY, RunSlots } from './run-slots.ts';
@@ -198,8 +198,8 @@ async function runTask(
       publisher.delta(event.delta);
       streamed += event.delta;
     } else if (event.type === 'done') {
-      if (event.output !== streamed)
-        publisher.output(event.output, { replace: true, lastChunk: true });
+      const output = checkedOutput(event.output, agent.name);
+      if (output !== streamed) publisher.output(output, { replace: true, lastChunk: true });
       publisher.status(TaskState.TASK_STATE_COMPLETED);
       return;
     } else if (event.type === 'error') {

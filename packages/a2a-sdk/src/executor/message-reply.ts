@@ -1,7 +1,7 @@
 import type { Message, Part, Task } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
 import type { Agent } from '@agentport/core';
-import { AgentPortError, randomUuid } from '@agentport/core';
+import { AgentPortError, checkedOutput, randomUuid } from '@agentport/core';
 import { agentMessage, dataPart, outputArtifact, textOfParts, textPart } from './parts.ts';
 import { now } from './timestamp.ts';
 
@@ -69,7 +69,7 @@ export async function replyToMessage(
     for await (const event of events) {
       if (event.type === 'text-delta') streamed += event.delta;
       else if (event.type === 'done') {
-        return agentMessage('', contextId, [textPart(event.output)]);
+        return agentMessage('', contextId, [textPart(checkedOutput(event.output, agent.name))]);
       } else if (event.type === 'error') {
         if (signal.aborted) return canceledTask(request, streamed);
         return endedTask(

@@ -3,7 +3,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { createMemoryTaskStore } from './memory-task-store.ts';
 import type { Task } from './task.ts';
-import type { TaskStore } from './task-store.ts';
+import type { TaskPatch, TaskStore } from './task-store.ts';
 
 function newTask(id: string, agentName = 'echo') {
   return { id, agentName, input: `input ${id}`, metadata: { id } };
@@ -96,6 +96,26 @@ describe('createMemoryTaskStore', () => {
     ).rejects.toMatchObject({ code: 'task_conflict', taskStatus: 'working' });
     const progress = await store.update('t1', { output: 'so far' }, { expectedStatus: 'working' });
     expect(progress).toMatchObject({ status: 'working', output: 'so far' });
+  });
+
+  it('refuses an output that is not a string, or an error without string code and message, and evicts nothing for it', async () => {
+    const store = createMemoryTaskStore();
+    await store.create(newTask('kept'));
+    await finish(store, 'kept');
+    await store.create(newTask('t1'));
+    await store.update('t1', { status: 'working' }, { expectedStatus: 'submitted' });
+    const patches = [
+      { status: 'completed', output: 42 },
+      { status: 'failed', error: { code: 7, message: 'x' } },
+      { status: 'failed', error: 'boom' },
+    ] as unknown as TaskPatch[];
+    for (const patch of patches) {
+      await expect(store.update('t1', patch, { expectedStatus: 'working' })).rejects.toThrow(
+        TypeError,
+      );
+    }
+    expect(await store.get('t1')).toMatchObject({ status: 'working' });
+    expect((await store.list()).tasks.map((task) => task.id)).toEqual(['t1', 'kept']);
   });
 
   it('rejects a move the lifecycle forbids', async () => {

@@ -101,6 +101,23 @@ function snapshot(entry: Entry): Task {
     : Object.freeze({ id, agentName, status, input, metadata, createdAt, updatedAt, output });
 }
 
+/**
+ * Refuses an output that is not a string, or an error without string code and message: the
+ * store counts their bytes, and one such value (a hand-written agent's numeric output) made the
+ * count NaN, after which every finished task of every agent was evicted at once.
+ */
+function assertPatchValues(output: unknown, error: TaskError | undefined): void {
+  if (output !== undefined && typeof output !== 'string') {
+    throw new TypeError(`A task's output must be a string, not ${typeof output}`);
+  }
+  if (
+    error !== undefined &&
+    (typeof error?.code !== 'string' || typeof error.message !== 'string')
+  ) {
+    throw new TypeError("A task's error must have a string code and message");
+  }
+}
+
 /** The bytes an entry holds: its fixed part, and its output and error as they are now. */
 function bytesOf(entry: Entry): number {
   const { output, error } = entry;
@@ -288,6 +305,7 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
         throw new TaskConflictError(id, current);
       }
       const { status, output, error } = patch;
+      assertPatchValues(output, error);
       if (status !== undefined && status !== current) assertTransition(current, status);
       const at = now();
       if (status !== undefined) entry.status = status;

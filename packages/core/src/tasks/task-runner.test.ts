@@ -153,6 +153,29 @@ describe('createTaskRunner', () => {
     await expect(runner.submit('')).rejects.toMatchObject({ code: 'invalid_input' });
   });
 
+  it('fails a task whose hand-written agent ends with a non-string output, and keeps the store whole', async () => {
+    const numeric: Agent = {
+      name: 'numeric',
+      tools: [],
+      handoffs: [],
+      invoke: () => Promise.reject(new Error('not used')),
+      async *stream() {
+        yield { type: 'done', output: 42 as unknown as string };
+      },
+    };
+    const store = createMemoryTaskStore();
+    const echo = createTaskRunner({ agent: createEchoAgent(), store });
+    const runner = createTaskRunner({ agent: numeric, store });
+    const kept = await echo.submitAndWait('kept', { timeoutMs: 1_000 });
+    expect(await runner.submitAndWait('x', { timeoutMs: 1_000 })).toMatchObject({
+      status: 'failed',
+      error: { code: 'agent_failure', message: "Agent 'numeric' failed" },
+    });
+    // The store's byte count stays a number: nothing else is evicted.
+    expect((await echo.list()).tasks.map((task) => task.id)).toEqual([kept.id]);
+    expect(await echo.get(kept.id)).toMatchObject({ status: 'completed', output: 'kept' });
+  });
+
   it('fails a task whose agent throws, with a safe message', async () => {
     const agent = defineAgent({
       name: 'broken',

@@ -1,5 +1,10 @@
 import type { Agent } from '../agent.ts';
-import { endedWithoutResult, type TerminalEvent, terminalEventOf } from '../agent-output.ts';
+import {
+  checkedOutput,
+  endedWithoutResult,
+  type TerminalEvent,
+  terminalEventOf,
+} from '../agent-output.ts';
 import { AgentPortError } from '../errors/agentport-error.ts';
 import { CancellationError } from '../errors/cancellation-error.ts';
 import { InvalidInputError } from '../errors/invalid-input-error.ts';
@@ -178,6 +183,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       // Canceled: the task says so already.
       if (signal.aborted) return;
       if (end === undefined) throw endedWithoutResult(agent.name);
+      if (end.type === 'done') checkedOutput(end.output, agent.name);
       const writing = progress.settle();
       if (writing !== undefined) await writing;
       const patch = endPatch(end, progress.output);

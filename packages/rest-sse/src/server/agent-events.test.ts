@@ -176,6 +176,25 @@ describe('writing a stream that pushes its events', () => {
     expect(closed).toHaveBeenCalledTimes(1);
   });
 
+  it('ends with agent_failure in place of a done event whose output is not a string', async () => {
+    const { iterable } = eventsOf([
+      { type: 'text-delta', delta: 'a' },
+      { type: 'done', output: 42 as unknown as string },
+    ]);
+    const { writer, text } = openStream();
+    await writeAgentEvents(iterable, writer, 'numeric');
+    writer.close();
+    const parsed = parseSSE(await text()).events;
+    expect(parsed.map((event) => [event.event, event.id])).toEqual([
+      ['text-delta', '1'],
+      ['error', '2'],
+    ]);
+    expect(JSON.parse(parsed[1]?.data ?? '')).toEqual({
+      code: 'agent_failure',
+      message: "Agent 'numeric' failed",
+    });
+  });
+
   it.each([
     ['a BigInt', 10n],
     ['a cycle', cycle()],

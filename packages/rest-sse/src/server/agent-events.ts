@@ -1,4 +1,4 @@
-import { type AgentEvent, AgentFailureError, AgentPortError } from '@agentport/core';
+import { type AgentEvent, AgentFailureError, AgentPortError, checkedOutput } from '@agentport/core';
 import type { SSEWriter } from '../sse/sse-writer.ts';
 import { sseErrorMessage } from '../sse/sse-writer.ts';
 
@@ -83,6 +83,7 @@ class AgentEventPump {
   next(event: AgentEvent): boolean {
     try {
       const { type, ...data } = event;
+      if (type === 'done') checkedOutput(event.output, this.#agentName);
       const id = this.#id + 1;
       const written = this.#writer.write({ event: type, data: JSON.stringify(data), id });
       // Only an event actually written takes its id: one that cannot be serialised (a BigInt, a
@@ -90,8 +91,8 @@ class AgentEventPump {
       this.#id = id;
       return written && type !== 'done' && type !== 'error';
     } catch (cause) {
-      // The event cannot be sent (a BigInt, a cycle, a line break in its type): the agent's
-      // mistake, not the caller's, whatever error the formatting raised.
+      // The event cannot be sent (a BigInt, a cycle, a line break in its type, a final output
+      // that is not a string): the agent's mistake, not the caller's.
       this.#write(new AgentFailureError({ agentName: this.#agentName, cause }));
       return false;
     }
