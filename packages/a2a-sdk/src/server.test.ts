@@ -1,8 +1,11 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { InvalidInputError } from '@agentport/core';
 import { createEchoAgent } from '@agentport/core/agents';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createA2ASdkServer } from './server.ts';
+import { listenFetch } from './test-support/listen.ts';
 
 const config = {
   name: 'Echo',
@@ -341,6 +344,29 @@ describe('createA2ASdkServer', () => {
     expect(() =>
       createA2ASdkServer(createEchoAgent(), config, { maxConcurrency: 1 }),
     ).not.toThrow();
+  });
+
+  it('prints nothing when a caller leaves while its body is coming in, on either binding', async () => {
+    const printed = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const server = createA2ASdkServer(createEchoAgent(), config);
+    const listening = await listenFetch(server.app.fetch);
+    try {
+      for (const path of ['/jsonrpc', '/rest/message:send']) {
+        const { port } = new URL(listening.origin);
+        const socket = connect(Number(port), '127.0.0.1');
+        await once(socket, 'connect');
+        socket.write(
+          `POST ${path} HTTP/1.1\r\nHost: x\r\nA2A-Version: 1.0\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc"`,
+        );
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        socket.destroy();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(printed).not.toHaveBeenCalled();
+    } finally {
+      printed.mockRestore();
+      await listening.close();
+    }
   });
 
   it('answers a GET of the JSON-RPC endpoint with 405 and Allow: POST', async () => {

@@ -7,7 +7,8 @@ import type {
   TaskStore,
 } from '@a2a-js/sdk/server';
 import type { Agent } from '@agentport/core';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
 import {
   type A2ASdkServerConfig,
   AGENT_CARD_ROUTE,
@@ -78,6 +79,21 @@ export interface A2ASdkServer {
 }
 
 /**
+ * The app's answer to what its routes throw (they answer the errors they expect themselves), as
+ * Hono's own handler gives it (an HTTPException's response, else a logged 500), but for a caller
+ * who left while its body was coming in (Node's `aborted`, or a body cut at the server's request
+ * timeout): nobody's error, which Hono would print at error level each time a caller chose to.
+ */
+function answerUnexpected(error: Error, context: Context): Response {
+  if (error instanceof HTTPException) return error.getResponse();
+  const gone =
+    context.req.raw.signal.aborted || (error as NodeJS.ErrnoException).code === 'ECONNRESET';
+  if (gone) return new Response(null, { status: 499 });
+  console.error(error);
+  return context.text('Internal Server Error', 500);
+}
+
+/**
  * Serves an agent over the official A2A SDK on Hono: the card at
  * `/.well-known/agent-card.json`, JSON-RPC at `POST /jsonrpc` and the HTTP+JSON binding under
  * `/rest`, for A2A v1.0 and (unless `legacyCompat: false`) v0.3 clients.
@@ -111,6 +127,7 @@ export function createA2ASdkServer(
   const tooLarge = `Request body is larger than ${maxSize} bytes.`;
 
   const app = new Hono();
+  app.onError(answerUnexpected);
   app.get(
     AGENT_CARD_ROUTE,
     createCardHandler(card, { legacyCompat, maxAge: options.cardMaxAge ?? 3600 }),
