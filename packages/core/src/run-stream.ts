@@ -70,10 +70,9 @@ function assertJson(value: unknown, toolName: string, what: 'input' | 'output'):
   try {
     JSON.stringify(value);
   } catch (error) {
+    // The reason in the message, not as a cause too: a log would print it twice.
     const reason = error instanceof Error ? error.message : String(error);
-    throw new TypeError(`Tool '${toolName}' ${what} cannot be sent as JSON: ${reason}`, {
-      cause: error,
-    });
+    throw new TypeError(`Tool '${toolName}' ${what} cannot be sent as JSON: ${reason}`);
   }
 }
 
