@@ -89,6 +89,33 @@ describe('observeFailures', () => {
     ]);
   });
 
+  it('reports a final output that is not a string, streamed or invoked, and passes it on', async () => {
+    const numeric: Agent = {
+      name: 'numeric',
+      tools: [],
+      handoffs: [],
+      invoke: async () => 42 as unknown as string,
+      async *stream() {
+        yield { type: 'done', output: 42 as unknown as string };
+      },
+    };
+    const { wrapped, reports } = observed(numeric);
+    expect(await collect(wrapped.stream('x'))).toEqual([{ type: 'done', output: 42 }]);
+    expect(await wrapped.invoke('x')).toBe(42);
+    expect(reports.map(({ error, name }) => [error.code, name, String(error.cause)])).toEqual([
+      [
+        'agent_failure',
+        'numeric',
+        "TypeError: Agent 'numeric' ended with a number output, not a string",
+      ],
+      [
+        'agent_failure',
+        'numeric',
+        "TypeError: Agent 'numeric' ended with a number output, not a string",
+      ],
+    ]);
+  });
+
   it('reports the errors an agent raises on purpose too, for the listener to weigh', async () => {
     const picky = defineAgent({
       name: 'picky',

@@ -1,6 +1,6 @@
 import type { Agent, AgentRunOptions } from './agent.ts';
 import type { AgentEvent } from './agent-event.ts';
-import { errorFromEvent } from './agent-output.ts';
+import { checkedOutput, errorFromEvent } from './agent-output.ts';
 import type { AgentPortError } from './errors/agentport-error.ts';
 import { toAgentPortError } from './errors/to-agentport-error.ts';
 import { PUSH_EVENTS, type PushedEvents } from './push-events.ts';
@@ -14,7 +14,9 @@ const CANCELED = 'canceled';
 /**
  * Wraps an agent so that every run that fails is reported to `onFailure` once, with the error as
  * the agent raised it (an `AgentFailureError` keeps the original as its `cause`): an `invoke` that
- * rejects, a `stream` that throws or ends with an `error` event. Canceled runs are not failures.
+ * rejects, a `stream` that throws or ends with an `error` event, and a final output that is not a
+ * string (which fails the run where it is read: see `checkedOutput`). Canceled runs are not
+ * failures.
  * The wrapper has the agent's identity and tools, and runs exactly what it runs; its handoff
  * targets are observed the same way. Calls with the same listener wrap an agent once, so a target
  * reached from several agents (or a cycle of handoffs) is one wrapper. A listener that throws is
@@ -53,8 +55,18 @@ function observed(
       // Reporting must never change what the run does.
     }
   };
+  // A final output that is not a string fails the run wherever it is read (checkedOutput).
+  const reportOutput = (output: unknown): void => {
+    if (typeof output === 'string') return;
+    try {
+      checkedOutput(output, name);
+    } catch (error) {
+      report(error);
+    }
+  };
   const reportEvent = (event: AgentEvent): void => {
     if (event.type === 'error') report(errorFromEvent(event, name));
+    else if (event.type === 'done') reportOutput(event.output);
   };
 
   async function* observedEvents(events: AsyncIterable<AgentEvent>): AsyncGenerator<AgentEvent> {
@@ -79,10 +91,16 @@ function observed(
     tools: agent.tools,
     handoffs,
     invoke: (input: string, options?: AgentRunOptions) =>
-      agent.invoke(input, options).catch((error: unknown) => {
-        report(error);
-        throw error;
-      }),
+      agent.invoke(input, options).then(
+        (output) => {
+          reportOutput(output);
+          return output;
+        },
+        (error: unknown) => {
+          report(error);
+          throw error;
+        },
+      ),
     stream(input: string, options?: AgentRunOptions): AsyncIterable<AgentEvent> {
       const events = agent.stream(input, options) as PushedEvents;
       const stream = observedEvents(events) as AsyncGenerator<AgentEvent> & PushedEvents;
