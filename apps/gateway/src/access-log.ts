@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { answeredInsteadOf } from '@agentport/rest-sse';
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
 
@@ -6,12 +7,14 @@ import type { Logger } from 'pino';
 export const CLIENT_CLOSED_REQUEST = 499;
 
 /**
- * The status to log for a Node response once it has closed: the one sent, or
+ * The status to log for a Node response once it has closed: the one sent; the one `listen`
+ * answered in its place (a 408 for a body still arriving at the request timeout); else
  * {@link CLIENT_CLOSED_REQUEST} when the connection closed before the answer was all written (a
  * caller who left a long-poll or a stream).
  */
 export function closedStatus(response: ServerResponse): number {
-  return response.writableFinished ? response.statusCode : CLIENT_CLOSED_REQUEST;
+  if (response.writableFinished) return response.statusCode;
+  return answeredInsteadOf(response) ?? CLIENT_CLOSED_REQUEST;
 }
 
 /** One access log line's fields. */

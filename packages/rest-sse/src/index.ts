@@ -1,3 +1,4 @@
+export { answeredInsteadOf } from './http/client-error.ts';
 export {
   type ErrorAnswer,
   type ErrorBody,

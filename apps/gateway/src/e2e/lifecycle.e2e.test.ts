@@ -82,6 +82,16 @@ describe('configured gateway', () => {
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line));
     expect(entries.filter((entry) => entry.level >= 50)).toEqual([]);
+    // Logged as answered (408), not as callers who left (499).
+    expect(
+      entries
+        .filter((entry) => entry.msg === 'request')
+        .map((entry) => [entry.path, entry.status])
+        .sort(),
+    ).toEqual([
+      ['/agents/echo/invoke', 408],
+      ['/compat/runs', 408],
+    ]);
     expect(gateway.errors()).toBe('');
   });
 

@@ -60,9 +60,26 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   // The answer in progress on this socket, as Node's own handler checks it.
   const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
   if (error.code !== 'ECONNRESET' && socket.writable && inFlight?.headersSent !== true) {
-    socket.write(rawErrorAnswer(refusal(error)));
+    const refused = refusal(error);
+    socket.write(rawErrorAnswer(refused));
+    if (inFlight != null) answeredInstead.set(inFlight, refused.status);
   }
   socket.destroy();
+}
+
+/** The responses whose request {@link answerClientError} answered in their place, with its status. */
+const answeredInstead = new WeakMap<ServerResponse, number>();
+
+/**
+ * The status {@link answerClientError} answered a request with in place of its response (a 408
+ * for a body still arriving at the request timeout), or undefined: such a response never
+ * finishes, but its caller got an answer, which an access log should say rather than 499.
+ *
+ * @example
+ * const status = response.writableFinished ? response.statusCode : (answeredInsteadOf(response) ?? 499);
+ */
+export function answeredInsteadOf(response: ServerResponse): number | undefined {
+  return answeredInstead.get(response);
 }
 
 /**
