@@ -8,6 +8,7 @@ import { defineAgent } from './define-agent.ts';
 import type { AgentPortError } from './errors/agentport-error.ts';
 import { InvalidInputError } from './errors/invalid-input-error.ts';
 import { observeFailures } from './observe-failures.ts';
+import { createNumericAgent } from './testing/numeric-agent.ts';
 import { defineTool } from './tool.ts';
 
 async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
@@ -90,16 +91,7 @@ describe('observeFailures', () => {
   });
 
   it('reports a final output that is not a string, streamed or invoked, and passes it on', async () => {
-    const numeric: Agent = {
-      name: 'numeric',
-      tools: [],
-      handoffs: [],
-      invoke: async () => 42 as unknown as string,
-      async *stream() {
-        yield { type: 'done', output: 42 as unknown as string };
-      },
-    };
-    const { wrapped, reports } = observed(numeric);
+    const { wrapped, reports } = observed(createNumericAgent());
     expect(await collect(wrapped.stream('x'))).toEqual([{ type: 'done', output: 42 }]);
     expect(await wrapped.invoke('x')).toBe(42);
     expect(reports.map(({ error, name }) => [error.code, name, String(error.cause)])).toEqual([

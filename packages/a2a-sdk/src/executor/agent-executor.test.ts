@@ -7,6 +7,7 @@ import {
 } from '@a2a-js/sdk/server';
 import { type Agent, defineAgent, InvalidInputError } from '@agentport/core';
 import { createAssistantAgent, createEchoAgent, createTickerAgent } from '@agentport/core/agents';
+import { createNumericAgent } from '@agentport/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createGatedAgent } from '../test-support/gated-agent.ts';
 import { createAgentExecutor } from './agent-executor.ts';
@@ -17,6 +18,13 @@ function requestContext(text: string, taskId = 'task-1'): RequestContext {
     message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text }], taskId, contextId: 'ctx-1' },
   });
   return new RequestContext(request, taskId, 'ctx-1', new ServerCallContext());
+}
+
+/** A user's text message, as a SendMessage request carries it. */
+function userMessage(text: string): Message {
+  return SendMessageRequest.fromJSON({
+    message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text }] },
+  }).message as Message;
 }
 
 function recorder() {
@@ -155,25 +163,11 @@ describe('createAgentExecutor', () => {
   });
 
   it('fails the task, and a message reply, of a hand-written agent whose output is not a string', async () => {
-    const numeric: Agent = {
-      name: 'numeric',
-      tools: [],
-      handoffs: [],
-      invoke: () => Promise.reject(new Error('not used')),
-      async *stream() {
-        yield { type: 'done', output: 42 as unknown as string };
-      },
-    };
-    const executor = createAgentExecutor(numeric);
+    const executor = createAgentExecutor(createNumericAgent());
     const { bus, events } = recorder();
     await executor.execute(requestContext('x'), bus);
     expect(summary(events).at(-1)).toBe("TASK_STATE_FAILED: Agent 'numeric' failed");
-    const reply = await executor.reply({
-      message: SendMessageRequest.fromJSON({
-        message: { messageId: 'm-2', role: 'ROLE_USER', parts: [{ text: 'x' }] },
-      }).message as Message,
-      contextId: 'ctx-2',
-    });
+    const reply = await executor.reply({ message: userMessage('x'), contextId: 'ctx-2' });
     expect((reply as Task).status?.state).toBe(TaskState.TASK_STATE_FAILED);
     // Nothing of the number went out as output.
     expect(events.filter((event) => event.kind === 'artifactUpdate')).toEqual([]);
@@ -295,10 +289,7 @@ describe('createAgentExecutor', () => {
 });
 
 describe('createAgentExecutor reply', () => {
-  const message = (text: string) =>
-    SendMessageRequest.fromJSON({
-      message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text }] },
-    }).message as Message;
+  const message = userMessage;
 
   it('answers with an agent message holding the whole output, in the given context', async () => {
     const executor = createAgentExecutor(createTickerAgent());

@@ -4,6 +4,7 @@ import { sleep } from '../abortable.ts';
 import type { Agent } from '../agent.ts';
 import { createEchoAgent } from '../agents/echo.ts';
 import { defineAgent } from '../define-agent.ts';
+import { createNumericAgent } from '../testing/numeric-agent.ts';
 import { createMemoryTaskStore } from './memory-task-store.ts';
 import type { Task } from './task.ts';
 import { createTaskRunner } from './task-runner.ts';
@@ -154,15 +155,7 @@ describe('createTaskRunner', () => {
   });
 
   it('fails a task whose hand-written agent ends with a non-string output, and keeps the store whole', async () => {
-    const numeric: Agent = {
-      name: 'numeric',
-      tools: [],
-      handoffs: [],
-      invoke: () => Promise.reject(new Error('not used')),
-      async *stream() {
-        yield { type: 'done', output: 42 as unknown as string };
-      },
-    };
+    const numeric = createNumericAgent();
     const store = createMemoryTaskStore();
     const echo = createTaskRunner({ agent: createEchoAgent(), store });
     const runner = createTaskRunner({ agent: numeric, store });

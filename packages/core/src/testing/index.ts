@@ -1,1 +1,2 @@
+export { createNumericAgent } from './numeric-agent.ts';
 export { type ReadmeExampleResult, runReadmeExample } from './readme-example.ts';

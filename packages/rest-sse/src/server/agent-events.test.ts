@@ -35,6 +35,22 @@ function eventsOf(events: AgentEvent[]) {
 }
 
 /** An object that holds itself, which JSON cannot serialise. */
+/** Writes `events` and checks they read as one event (id 1), then `agent_failure` (id 2). */
+async function expectFailureSecond(events: AsyncIterable<AgentEvent>, agentName: string) {
+  const { writer, text } = openStream();
+  await writeAgentEvents(events, writer, agentName);
+  writer.close();
+  const parsed = parseSSE(await text()).events;
+  expect(parsed.map((event) => [event.event, event.id])).toEqual([
+    ['text-delta', '1'],
+    ['error', '2'],
+  ]);
+  expect(JSON.parse(parsed[1]?.data ?? '')).toEqual({
+    code: 'agent_failure',
+    message: `Agent '${agentName}' failed`,
+  });
+}
+
 function cycle(): Record<string, unknown> {
   const value: Record<string, unknown> = {};
   value.self = value;
@@ -181,18 +197,7 @@ describe('writing a stream that pushes its events', () => {
       { type: 'text-delta', delta: 'a' },
       { type: 'done', output: 42 as unknown as string },
     ]);
-    const { writer, text } = openStream();
-    await writeAgentEvents(iterable, writer, 'numeric');
-    writer.close();
-    const parsed = parseSSE(await text()).events;
-    expect(parsed.map((event) => [event.event, event.id])).toEqual([
-      ['text-delta', '1'],
-      ['error', '2'],
-    ]);
-    expect(JSON.parse(parsed[1]?.data ?? '')).toEqual({
-      code: 'agent_failure',
-      message: "Agent 'numeric' failed",
-    });
+    await expectFailureSecond(iterable, 'numeric');
   });
 
   it.each([
@@ -205,20 +210,7 @@ describe('writing a stream that pushes its events', () => {
       const unserialisable: AgentEvent = { type: 'tool-call', id: '1', name: 'x', input };
       const pushed = createUnserialisableAgent(input).stream('x');
       const { iterable: pulled } = eventsOf([before, unserialisable]);
-      for (const events of [pushed, pulled]) {
-        const { writer, text } = openStream();
-        await writeAgentEvents(events, writer, 'unserialisable');
-        writer.close();
-        const parsed = parseSSE(await text()).events;
-        expect(parsed.map((event) => [event.event, event.id])).toEqual([
-          ['text-delta', '1'],
-          ['error', '2'],
-        ]);
-        expect(JSON.parse(parsed[1]?.data ?? '')).toEqual({
-          code: 'agent_failure',
-          message: "Agent 'unserialisable' failed",
-        });
-      }
+      for (const events of [pushed, pulled]) await expectFailureSecond(events, 'unserialisable');
     },
   );
 });
