@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { ListenError } from '@agentport/rest-sse';
+import { createParser } from 'eventsource-parser';
 import { describe, expect, it } from 'vitest';
 import { serve } from '../testing/serve.ts';
 import { createA2AHttpServer } from './create-a2a-http-server.ts';
@@ -46,6 +47,37 @@ describe('listen', () => {
     expect(response.status).toBe(200);
     expect((await response.json()).task.status).toBe('canceled');
     expect((await server.runner.get(task.id)).status).toBe('canceled');
+  });
+
+  it('streams a large task that changes faster than it is read to its terminal event, newest first', async () => {
+    const server = createA2AHttpServer({ agent: createEchoAgent() });
+    const served = await serve(server);
+    try {
+      // A 300 KB input: each event carries it whole, and the echo grows its output in 1,200 steps.
+      const input = 'ab '.repeat(100_000);
+      const created = await fetch(`${served.url}/tasks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ input }),
+      });
+      const { task } = await created.json();
+      const response = await fetch(`${served.url}/tasks/${task.id}/events`);
+      const events: Array<{ event: string; data: string }> = [];
+      const parser = createParser({
+        onEvent: (event) => events.push({ event: event.event ?? '', data: event.data }),
+      });
+      const decoder = new TextDecoder();
+      for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+        parser.feed(decoder.decode(chunk, { stream: true }));
+      }
+      // Not cut as slow_reader: the last event is the completed task, whole.
+      expect(events.map((event) => event.event).every((name) => name === 'task')).toBe(true);
+      const last = JSON.parse(events.at(-1)?.data ?? '{}');
+      expect(last.task.status).toBe('completed');
+      expect(last.task.output).toBe(input);
+    } finally {
+      await served.stop();
+    }
   });
 
   it('answers HEAD on the events route with the stream headers, without a stream', async () => {

@@ -174,6 +174,10 @@ export function registerTaskRoutes(app: Hono, options: TaskRoutesOptions): void 
         for await (const task of runner.watch(id, { signal: writer.signal })) {
           sequence += 1;
           writer.write({ event: 'task', data: JSON.stringify(taskBody(task)), id: sequence });
+          // Each event is the whole task: while the reader catches up, the watch keeps only the
+          // newest, so a task changing faster than it is read (a large output growing) is sent
+          // as often as the reader takes it, not queued until the stream ends as `slow_reader`.
+          await writer.drained();
         }
       },
       options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs },

@@ -370,6 +370,30 @@ describe('createTaskRunner', () => {
     expect(seen.filter((update) => update.status === 'completed')).toHaveLength(1);
   });
 
+  it('gives a watcher slower than the changes the newest task, not a queue of them', async () => {
+    const stepper = defineAgent({
+      name: 'stepper',
+      async *run() {
+        // Twenty outputs, each in a turn of its own: twenty progress writes.
+        for (let step = 1; step <= 20; step += 1) {
+          yield { type: 'text-delta', delta: `${step} ` };
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      },
+    });
+    const runner = createTaskRunner({ agent: stepper });
+    const task = await runner.submit('go');
+    const seen: Task[] = [];
+    for await (const update of runner.watch(task.id)) {
+      seen.push(update);
+      // Slower than the agent: its whole run goes by meanwhile.
+      await sleep(30);
+    }
+    expect(seen.length).toBeLessThanOrEqual(3);
+    expect(seen.at(-1)).toMatchObject({ status: 'completed' });
+    expect(seen.at(-1)?.output?.trim().split(' ')).toHaveLength(20);
+  });
+
   it('treats a task of another agent in a shared store as not found', async () => {
     const store = createMemoryTaskStore();
     const echo = createTaskRunner({ agent: createEchoAgent(), store });

@@ -75,7 +75,8 @@ export interface TaskRunner {
   wait(id: string, options?: TaskWaitOptions): Promise<Task>;
   /**
    * Yields the task now and after every change, until it is terminal, `signal` aborts or the
-   * runner closes.
+   * runner closes; a consumer slower than the changes gets the newest task when it asks again
+   * (the changes in between are skipped, each task being whole).
    */
   watch(id: string, options?: TaskWaitOptions): AsyncIterable<Task>;
   /**

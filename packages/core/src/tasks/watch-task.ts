@@ -6,7 +6,9 @@ export type Watcher = (task: Task | undefined) => void;
 /**
  * A task runner's `watch`: yields the task now and after every change its watcher hears of, until
  * it is terminal, `signal` aborts or the runner closes (the watcher is called with undefined).
- * Changes that arrive out of order (an older `updatedAt`) are skipped.
+ * Changes that arrive out of order (an older `updatedAt`) are skipped, and so are those a slow
+ * consumer has not taken before a newer one came: each task is whole, so only the newest is kept
+ * (one task, not a queue of them, however fast the task changes).
  */
 export async function* watchTask(
   id: string,
@@ -15,12 +17,12 @@ export async function* watchTask(
   addWatcher: (id: string, watcher: Watcher) => void,
   removeWatcher: (id: string, watcher: Watcher) => void,
 ): AsyncGenerator<Task> {
-  const pending: Task[] = [];
+  let newest: Task | undefined;
   let ended = false;
   let wake: (() => void) | undefined;
   const watcher: Watcher = (task) => {
     if (task === undefined) ended = true;
-    else pending.push(task);
+    else if (newest === undefined || task.updatedAt >= newest.updatedAt) newest = task;
     wake?.();
   };
   addWatcher(id, watcher);
@@ -30,7 +32,8 @@ export async function* watchTask(
     let last = await get(id);
     yield last;
     while (!isTerminalStatus(last.status) && !signal?.aborted) {
-      const next = pending.shift();
+      const next = newest;
+      newest = undefined;
       if (next === undefined) {
         if (ended) break;
         await new Promise<void>((resolve) => {

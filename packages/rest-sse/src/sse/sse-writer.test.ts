@@ -49,6 +49,30 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+describe('SSEWriter.drained', () => {
+  it('resolves once the reader has taken what was written, or the stream has ended', async () => {
+    const { writable, drain } = stalledWritable();
+    const writer = createSSEWriter(writable, { heartbeatMs: 0 });
+    writer.write({ event: 'task', data: 'x'.repeat(1000) });
+    let drained = false;
+    const waiting = writer.drained().then(() => {
+      drained = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The stalled writable holds the frame: not drained yet.
+    expect(drained).toBe(false);
+    drain();
+    await waiting;
+    expect(drained).toBe(true);
+    // Held again, then ended: resolves too.
+    writer.write({ event: 'task', data: 'y'.repeat(1000) });
+    const ended = writer.drained();
+    writer.close();
+    drain();
+    await expect(ended).resolves.toBeUndefined();
+  });
+});
+
 describe('createSSEWriter over a web stream', () => {
   it('writes events a real parser reads back, in order', async () => {
     const { writer, text } = openStream();

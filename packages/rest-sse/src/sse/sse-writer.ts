@@ -30,6 +30,13 @@ export interface SSEWriter {
   write(message: SSEMessage): boolean;
   /** Writes a comment line; false when the stream has already ended. */
   comment(text: string): boolean;
+  /**
+   * Resolves once the reader has taken everything written so far, or the stream has ended: a
+   * writer of whole snapshots (each event replacing the last) waits on it and then writes only
+   * the newest, rather than queueing every one for a reader that takes them slower than they
+   * come, which would end the stream with `slow_reader`.
+   */
+  drained(): Promise<void>;
   /** Ends the stream; idempotent. */
   close(): void;
   readonly closed: boolean;
@@ -43,6 +50,13 @@ export const DEFAULT_HEARTBEAT_MS = 15_000;
 export const DEFAULT_MAX_BUFFERED_BYTES = 1024 * 1024;
 /** How long a reader past the cap gets to take the final error event before the connection drops. */
 const OVERFLOW_GRACE_MS = 10_000;
+/** How often `drained` looks at the backlog while the reader catches up. */
+const DRAIN_CHECK_MS = 10;
+
+/** Resolves after `ms`, on a timer that keeps no process alive. */
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref?.());
+}
 /**
  * Idle checks per heartbeat interval: a stream beats on the fourth check without a write, so it
  * is never silent for longer than the interval (and at least three quarters of it).
@@ -156,6 +170,12 @@ class StreamWriter implements SSEWriter, HeartbeatMember, SSESinkOwner, EventLis
 
   comment(text: string): boolean {
     return this.#push(formatComment(text));
+  }
+
+  async drained(): Promise<void> {
+    // The frames of this turn go out at its end (see the Node sink): look after that.
+    await pause(0);
+    while (!this.#ended.signal.aborted && this.#sink.buffered() > 0) await pause(DRAIN_CHECK_MS);
   }
 
   close(): void {
