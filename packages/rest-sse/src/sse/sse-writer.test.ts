@@ -71,6 +71,22 @@ describe('SSEWriter.drained', () => {
     drain();
     await expect(ended).resolves.toBeUndefined();
   });
+
+  it('waits no longer than 10 s for a reader that takes nothing', async () => {
+    vi.useFakeTimers();
+    const { writable } = stalledWritable();
+    const writer = createSSEWriter(writable, { heartbeatMs: 0 });
+    writer.write({ event: 'task', data: 'x'.repeat(1000) });
+    let drained = false;
+    void writer.drained().then(() => {
+      drained = true;
+    });
+    await vi.advanceTimersByTimeAsync(9_900);
+    expect(drained).toBe(false);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(drained).toBe(true);
+    writer.close();
+  });
 });
 
 describe('createSSEWriter over a web stream', () => {

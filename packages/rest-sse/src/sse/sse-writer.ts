@@ -31,10 +31,12 @@ export interface SSEWriter {
   /** Writes a comment line; false when the stream has already ended. */
   comment(text: string): boolean;
   /**
-   * Resolves once the reader has taken everything written so far, or the stream has ended: a
-   * writer of whole snapshots (each event replacing the last) waits on it and then writes only
-   * the newest, rather than queueing every one for a reader that takes them slower than they
-   * come, which would end the stream with `slow_reader`.
+   * Resolves once the reader has taken everything written so far, the stream has ended, or 10 s
+   * have passed: a writer of whole snapshots (each event replacing the last) waits on it and
+   * then writes only the newest, rather than queueing every one for a reader that takes them
+   * slower than they come, which would end the stream with `slow_reader`. A reader that takes
+   * nothing for 10 s is not waited for longer: the writes that follow end its stream as
+   * `slow_reader` once it is more than the cap behind.
    */
   drained(): Promise<void>;
   /** Ends the stream; idempotent. */
@@ -173,9 +175,12 @@ class StreamWriter implements SSEWriter, HeartbeatMember, SSESinkOwner, EventLis
   }
 
   async drained(): Promise<void> {
+    const until = Date.now() + OVERFLOW_GRACE_MS;
     // The frames of this turn go out at its end (see the Node sink): look after that.
     await pause(0);
-    while (!this.#ended.signal.aborted && this.#sink.buffered() > 0) await pause(DRAIN_CHECK_MS);
+    while (!this.#ended.signal.aborted && this.#sink.buffered() > 0 && Date.now() < until) {
+      await pause(DRAIN_CHECK_MS);
+    }
   }
 
   close(): void {
