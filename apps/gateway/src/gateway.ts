@@ -7,7 +7,6 @@ import {
   type AgentFailureListener,
   AgentNotFoundError,
   createMemoryTaskStore,
-  InvalidInputError,
   observeFailures,
 } from '@agentport/core';
 import {
@@ -25,6 +24,7 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { Logger } from 'pino';
 import { accessLog, closedStatus, logRequest } from './access-log.ts';
+import { assertOneAgentPerName } from './agent-names.ts';
 import { apiKeyAuth, createKeyCheck, isPublicPath, nodeAuthorization } from './auth.ts';
 import { renderDocsPage } from './docs-page.ts';
 import { createNodeRoute, mayTakeOnNode } from './node-routes.ts';
@@ -127,32 +127,6 @@ function logFailure(logger: Logger): AgentFailureListener {
     if (error.status < 500) return;
     logger.error({ agent, code: error.code, err: error.cause ?? error }, 'agent run failed');
   };
-}
-
-/**
- * Refuses a handoff target, at any depth, that bears a served agent's name but is another agent:
- * a compat run of that name would run the served one while the handoff runs the other, and a
- * run's `agent` could name either. (The built-in assistant hands off to the served `echo` itself.)
- */
-function assertOneAgentPerName(agents: readonly Agent[]): void {
-  const served = new Map(agents.map((agent) => [agent.name, agent]));
-  const seen = new Set<Agent>(agents);
-  const queue = [...agents];
-  for (let agent = queue.pop(); agent !== undefined; agent = queue.pop()) {
-    for (const target of agent.handoffs) {
-      const namesake = served.get(target.name);
-      if (namesake !== undefined && namesake !== target) {
-        throw new InvalidInputError(
-          `'${agent.name}' hands off to an agent named '${target.name}' that is not the served '${target.name}': hand off to the served agent itself, or rename one of them`,
-          { field: 'agents' },
-        );
-      }
-      if (!seen.has(target)) {
-        seen.add(target);
-        queue.push(target);
-      }
-    }
-  }
 }
 
 /**

@@ -109,16 +109,6 @@ describe('pnpm start', () => {
   });
 });
 
-/** Polls until `check` holds, for up to `ms`; resolves with whether it held. */
-async function eventually(check: () => Promise<boolean>, ms = 3_000): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return check();
-}
-
 describe('remote agents', () => {
   it('have the tasks of runs cut at the shutdown timeout canceled before the process exits', async () => {
     const upstream = await start();
@@ -153,13 +143,14 @@ describe('remote agents', () => {
         };
         return result.tasks.map((task) => task.status.state);
       };
-      expect(
-        await eventually(
+      await expect
+        .poll(
           async () =>
             (await handRolled()).join() === 'working' &&
             (await sdk()).join() === 'TASK_STATE_WORKING',
-        ),
-      ).toBe(true);
+          { timeout: 3_000, interval: 50 },
+        )
+        .toBe(true);
       expect(await downstream.stop()).toBe(0);
       await Promise.all(runs);
       expect(await handRolled()).toEqual(['canceled']);

@@ -9,21 +9,6 @@ export function agentFailure(error: unknown, agentName: string): AgentPortError 
 }
 
 /**
- * The result of an agent's `invoke`, checked: a string, as the REST `result` must be; anything
- * else (a hand-written agent resolving to a number, say) throws a safe `agent_failure`, its
- * type kept in the cause on the server.
- */
-export function agentResult(result: unknown, agentName: string): string {
-  if (typeof result === 'string') return result;
-  throw new AgentFailureError({
-    agentName,
-    cause: new TypeError(
-      `Agent '${agentName}' resolved invoke with ${typeof result}, not a string`,
-    ),
-  });
-}
-
-/**
  * The push side of `defineAgent` streams in @agentport/core: such a stream calls `next(event)`,
  * `error(error)` and `complete()` on the object given to its method under this registered symbol,
  * instead of being iterated.

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Agent } from '@agentport/core';
+import { type Agent, checkedOutput } from '@agentport/core';
 import { parseJsonText } from '../http/json-body.ts';
 import {
   type AnswerHeaders,
@@ -14,7 +14,7 @@ import {
   type SSEWriterOptions,
   sseErrorMessage,
 } from '../sse/sse-writer.ts';
-import { agentFailure, agentResult, pumpAgentEvents } from './agent-events.ts';
+import { agentFailure, pumpAgentEvents } from './agent-events.ts';
 import { invokeRequestSchema } from './invoke-request.ts';
 
 /** What Hono's `context.json` answers with, so both paths send the same head. */
@@ -32,7 +32,7 @@ async function run(
     const { input } = parseJsonText(body, invokeRequestSchema);
     let result: string;
     try {
-      result = agentResult(await agent.invoke(input, { signal: caller.signal }), agent.name);
+      result = checkedOutput(await agent.invoke(input, { signal: caller.signal }), agent.name);
     } catch (error) {
       throw agentFailure(error, agent.name);
     }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   type Agent,
   AgentNotFoundError,
+  checkedOutput,
   DuplicateAgentError,
   InvalidInputError,
 } from '@agentport/core';
@@ -22,7 +23,7 @@ import {
 import { type ListenOptions, listen } from '../http/listen.ts';
 import { hasPlainJsonBody, type NodeRouteHandler } from '../http/node-answer.ts';
 import { openSSE } from '../sse/stream-sse.ts';
-import { agentFailure, agentResult } from './agent-events.ts';
+import { agentFailure } from './agent-events.ts';
 import { describeAgent } from './describe-agent.ts';
 import { invokeRequestSchema } from './invoke-request.ts';
 import { invokeOnNode, streamAgentInto, streamOnNode } from './node-actions.ts';
@@ -116,7 +117,7 @@ export function createRestServer(options: RestServerOptions = {}): RestServer {
     const { input } = await parseJsonBody(context, invokeRequestSchema);
     let result: string;
     try {
-      result = agentResult(
+      result = checkedOutput(
         await agent.invoke(input, { signal: context.req.raw.signal }),
         agent.name,
       );
