@@ -1,3 +1,4 @@
+export { BatchingServerResponse } from './http/batching-response.ts';
 export { answeredInsteadOf } from './http/client-error.ts';
 export {
   type ErrorAnswer,

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { connect, createServer } from 'node:net';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import { BatchingServerResponse } from './batching-response.ts';
 import { type ListenAddress, ListenError, listen, requestTimers } from './listen.ts';
 
 const app = new Hono().get('/ping', (context) => context.text('pong'));
@@ -58,6 +59,28 @@ describe('listen', () => {
     expect(await response.text()).toBe('pong');
     controller.abort();
     await stopped;
+  });
+
+  it('answers every request with a BatchingServerResponse, the Node fast path and the app alike', async () => {
+    const kinds: boolean[] = [];
+    const controller = new AbortController();
+    const listening = new Promise<ListenAddress>((onListen) => {
+      void listen(app, {
+        signal: controller.signal,
+        onListen,
+        handleNode: (request, response) => {
+          kinds.push(response instanceof BatchingServerResponse);
+          if (request.url !== '/fast') return false;
+          response.end('fast');
+          return true;
+        },
+      });
+    });
+    const { url } = await listening;
+    expect(await (await fetch(`${url}/fast`)).text()).toBe('fast');
+    expect(await (await fetch(`${url}/ping`)).text()).toBe('pong');
+    expect(kinds).toEqual([true, true]);
+    controller.abort();
   });
 
   it('answers a request no URL can be made of with a JSON 400 bad_request', async () => {

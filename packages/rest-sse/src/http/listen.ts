@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { AgentPortError } from '@agentport/core';
 import { getRequestListener, RequestError } from '@hono/node-server';
+import { BatchingServerResponse } from './batching-response.ts';
 import { answerClientError, answerExpectationFailed } from './client-error.ts';
 import { errorResponse } from './error-response.ts';
 
@@ -132,7 +133,7 @@ export function listen(app: FetchApp, options: ListenOptions = {}): Promise<void
       errorHandler: answerUnservable,
     }) as (request: IncomingMessage, response: ServerResponse) => Promise<void>;
     const server = createServer(
-      requestTimers(options.requestTimeoutMs),
+      { ...requestTimers(options.requestTimeoutMs), ServerResponse: BatchingServerResponse },
       handleNode === undefined
         ? listener
         : (request, response) => {

@@ -4,17 +4,22 @@ import {
   request as httpRequest,
   type IncomingMessage,
   type Server,
+  type ServerOptions,
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BatchingServerResponse } from './batching-response.ts';
 import { hasPlainJsonBody, writeAnswer } from './node-answer.ts';
 
 /** A node:http server on 127.0.0.1 whose requests go to `handle`; closed after each test. */
 let servers: ReturnType<typeof createServer>[] = [];
 
-async function serve(handle: (response: ServerResponse) => void): Promise<string> {
-  const server = createServer((request, response) => {
+async function serve(
+  handle: (response: ServerResponse) => void,
+  options: ServerOptions = {},
+): Promise<string> {
+  const server = createServer(options, (request, response) => {
     request.resume();
     request.on('end', () => handle(response));
   });
@@ -87,6 +92,19 @@ describe('writeAnswer', () => {
     const answer = await post(url);
     expect(answer).toEqual({ status: 201, body: '{"ok":true}' });
     expect(seen).toEqual([{ sentAtOnce: false, sentAfterMicrotasks: false, sentAfterTurn: true }]);
+  });
+
+  it('ends a BatchingServerResponse at once: it holds the bytes itself (no second turn)', async () => {
+    const endedAtOnce: boolean[] = [];
+    const url = await serve(
+      (response) => {
+        writeAnswer(response, 200, {}, '{"ok":true}', undefined);
+        endedAtOnce.push(response.writableEnded);
+      },
+      { ServerResponse: BatchingServerResponse },
+    );
+    expect(await post(url)).toEqual({ status: 200, body: '{"ok":true}' });
+    expect(endedAtOnce).toEqual([true]);
   });
 
   it('writes the answers of one turn while a test fakes setImmediate (it uses node:timers)', async () => {

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 // Node's own, which test fake timers leave alone: an answer on a real socket needs no clock.
 import { setImmediate } from 'node:timers';
+import { BatchingServerResponse } from './batching-response.ts';
 import { errorAnswer } from './error-response.ts';
 import { isJsonContentType } from './json-body.ts';
 
@@ -107,6 +108,7 @@ function writeDue(): void {
  * cross-CPU wake-up is a costly exit to the host, and writing answers together cut the server's
  * CPU per request by ~9% for an invoke or a task create here, 15-23% for a raw `node:http`
  * server (BENCHMARKS.md item 38). A lone request waits for one `setImmediate` (~10-15 µs here).
+ * A `BatchingServerResponse` (as `listen` serves with) is ended at once: it holds the bytes itself.
  */
 export function writeAnswer(
   response: ServerResponse,
@@ -117,8 +119,14 @@ export function writeAnswer(
 ): void {
   head['content-length'] = Buffer.byteLength(body);
   if (headers !== undefined) for (const name in headers) head[name] = headers[name] as string;
+  const answer: DueAnswer = { response, status, head, body };
+  // Served by `listen`, the response holds its writes until the end of the turn itself.
+  if (response instanceof BatchingServerResponse) {
+    writeNow(answer);
+    return;
+  }
   if (due.length === 0) setImmediate(writeDue);
-  due.push({ response, status, head, body });
+  due.push(answer);
 }
 
 /** Writes the JSON error answer of anything thrown (see `errorAnswer`), with `headers` added. */
