@@ -1,6 +1,6 @@
 import { type IncomingMessage, OutgoingMessage, ServerResponse } from 'node:http';
-// Node's own, which test fake timers leave alone: bytes on a real socket need no clock.
 import type { Socket } from 'node:net';
+// Node's own, which test fake timers leave alone: bytes on a real socket need no clock.
 import { setImmediate } from 'node:timers';
 
 type WriteArgs = Parameters<ServerResponse['write']>;
@@ -24,8 +24,9 @@ const nodeWritableEnded = Object.getOwnPropertyDescriptor(
  * A response's bytes and their order are unchanged; a lone answer or stream event waits for one
  * `setImmediate` (~10-15 µs here). Once `end` is called, `writableEnded` is true, as Node's is;
  * `finished` and `writableFinished` turn true when the bytes are sent. A `write` or another `end`
- * after `end` sends the held end at once, and Node answers them as it does (an `error` event). `listen` serves with it; a server of your own gets it from `createServer`'s
- * `ServerResponse` option.
+ * after `end` sends the held end at once, and Node answers them as it does (an `error` event).
+ * `listen` serves with it; a server of your own gets it from `createServer`'s `ServerResponse`
+ * option.
  *
  * @example
  * const server = createServer({ ServerResponse: BatchingServerResponse }, listener);
