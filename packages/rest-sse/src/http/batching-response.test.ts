@@ -121,12 +121,44 @@ describe('BatchingServerResponse', () => {
       const [left, staying] = waiting as [ServerResponse, ServerResponse];
       left.end('to the one who left');
       staying.end('to the one who stayed');
-      left.destroy();
+      // Its connection goes, as when the caller leaves (Node sets `destroyed` on its close).
+      left.socket?.destroy();
     });
     const settled = await Promise.allSettled([get(port), get(port)]);
     const bodies = settled.map((each) => (each.status === 'fulfilled' ? each.value : 'cut off'));
     expect(bodies.sort()).toEqual(['cut off', 'to the one who stayed']);
     expect(errors).toEqual([]);
+  });
+
+  it("lets a turn's writes past the socket's high-water mark go at once (no backlog for a fast reader)", async () => {
+    const backlog: number[] = [];
+    const chunk = 'y'.repeat(100_000);
+    const port = await serve(async (response) => {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      for (let index = 0; index < 12; index += 1) {
+        response.write(chunk);
+        backlog.push(response.writableLength);
+        await new Promise((resolve) => process.nextTick(resolve));
+      }
+      response.end();
+    });
+    expect((await get(port)).length).toBe(12 * chunk.length);
+    expect(Math.max(...backlog)).toBeLessThan(2 * chunk.length);
+  });
+
+  it('makes a held end before a destroy that follows it (an answer, then its connection cut)', async () => {
+    const port = await serve((response) => {
+      response.end('the last words');
+      response.destroy();
+    });
+    expect(await get(port)).toBe('the last words');
+  });
+
+  it('cuts the connection of an end Node refuses once the turn ends, without throwing there', async () => {
+    const port = await serve((response) => {
+      response.end(42 as never);
+    });
+    await expect(get(port)).rejects.toThrow();
   });
 
   it('answers pipelined requests in order (a response waiting for its socket is not held)', async () => {

@@ -24,7 +24,9 @@ const nodeWritableEnded = Object.getOwnPropertyDescriptor(
  * A response's bytes and their order are unchanged; a lone answer or stream event waits for one
  * `setImmediate` (~10-15 µs here). Once `end` is called, `writableEnded` is true, as Node's is;
  * `finished` and `writableFinished` turn true when the bytes are sent. A `write` or another `end`
- * after `end` sends the held end at once, and Node answers them as it does (an `error` event).
+ * after `end` sends the held end at once, and Node answers them as it does (an `error` event);
+ * so does a `destroy`. Writes past the socket's high-water mark in one turn go at once; an `end`
+ * Node refuses cuts the connection at the end of the turn.
  * `listen` serves with it; a server of your own gets it from `createServer`'s `ServerResponse`
  * option.
  *
@@ -74,7 +76,23 @@ export class BatchingServerResponse<
         this.#queue();
       }
     }
-    return super.write(...(args as WriteArgs));
+    const written = super.write(...(args as WriteArgs));
+    // A turn's writes past the socket's high-water mark go at once: batching gains nothing on
+    // them, and bytes held here would count as a backlog the reader has not taken (the SSE
+    // writer's `slow_reader` check reads `writableLength`).
+    const corked = this.#corked;
+    if (corked !== undefined && corked.writableLength >= corked.writableHighWaterMark) {
+      this.#corked = undefined;
+      corked.uncork();
+    }
+    return written;
+  }
+
+  override destroy(error?: Error): this {
+    // A held end is made first, as it would have been written before (@hono/node-server ends an
+    // answer with its error text and destroys it at once).
+    if (this.#end !== undefined) this.#release();
+    return super.destroy(error);
   }
 
   override end(...args: unknown[]): this {
@@ -104,8 +122,18 @@ export class BatchingServerResponse<
     this.#corked = undefined;
     const end = this.#end;
     this.#end = undefined;
-    // The caller left meanwhile: Node would drop the bytes, after building an error for them.
-    if (end !== undefined && !this.destroyed) super.end(...end);
-    else corked?.uncork();
+    if (end === undefined || this.destroyed) {
+      // The caller left meanwhile (for a held end): Node would drop the bytes, after building an
+      // error for them.
+      corked?.uncork();
+      return;
+    }
+    try {
+      super.end(...end);
+    } catch {
+      // An end Node refuses (a chunk of another type): no answer, rather than a crash here, away
+      // from its caller.
+      this.destroy();
+    }
   }
 }
