@@ -190,29 +190,34 @@ describe('over a real socket', () => {
     expect(events.length).toBeLessThan(sent + 1);
   });
 
-  it('streams an agent whose events of one turn pass the buffer limit to a reader that keeps up', async () => {
-    // Each event comes in a later tick of the same turn: 2 MB before the event loop turns once.
-    const burst = defineAgent({
-      name: 'burst',
-      async *run() {
-        for (let index = 0; index < 100; index += 1) {
-          yield { type: 'text-delta', delta: 'b'.repeat(20_000) };
-          await new Promise((resolve) => process.nextTick(resolve));
-        }
-      },
-    });
-    const url = await start(
-      createRestServer({ maxBufferedBytes: 1024 * 1024 }).register('burst', burst),
-    );
-    const response = await fetch(`${url}/burst/stream`, {
-      method: 'POST',
-      headers: json,
-      body: '{"input":"go"}',
-    });
-    const events = (await readSSE(response)).events.map((event) => event.event);
-    expect(events.filter((event) => event === 'text-delta')).toHaveLength(100);
-    expect(events.at(-1)).toBe('done');
-  });
+  it.each([
+    ['tick of one turn', () => new Promise((resolve) => process.nextTick(resolve))],
+    ['microtask of one tick', () => Promise.resolve()],
+  ])(
+    'streams an agent yielding 2 MB, each event in a later %s, to a reader that keeps up',
+    async (_, pause) => {
+      const burst = defineAgent({
+        name: 'burst',
+        async *run() {
+          for (let index = 0; index < 100; index += 1) {
+            yield { type: 'text-delta', delta: 'b'.repeat(20_000) };
+            await pause();
+          }
+        },
+      });
+      const url = await start(
+        createRestServer({ maxBufferedBytes: 1024 * 1024 }).register('burst', burst),
+      );
+      const response = await fetch(`${url}/burst/stream`, {
+        method: 'POST',
+        headers: json,
+        body: '{"input":"go"}',
+      });
+      const events = (await readSSE(response)).events.map((event) => event.event);
+      expect(events.filter((event) => event === 'text-delta')).toHaveLength(100);
+      expect(events.at(-1)).toBe('done');
+    },
+  );
 
   it('keeps headers set by middleware in front of a stream (CORS)', async () => {
     const rest = createRestServer().register('ticker', createTickerAgent());

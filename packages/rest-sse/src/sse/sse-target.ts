@@ -118,6 +118,8 @@ class StreamSink implements SSESink {
 
 /** Where a Node response keeps its sink, so one shared 'close' listener serves every response. */
 const NODE_SINK = Symbol('agentport.sseSink');
+/** Frames of one tick written at once from this size on: a socket's default high-water mark. */
+const WRITE_AT_ONCE_CHARS = 64 * 1024;
 
 interface SinkCarrier {
   [NODE_SINK]?: NodeSink;
@@ -151,6 +153,8 @@ class NodeSink implements SSESink {
   // open even if its first event takes a while.
   #pending = '';
   #scheduled = false;
+  /** Whether anything was written (the head with it). */
+  #wrote = false;
 
   constructor(
     response: SSENodeTarget,
@@ -178,8 +182,12 @@ class NodeSink implements SSESink {
   }
 
   write(frame: string): void {
-    this.#schedule();
     this.#pending += frame;
+    // A tick's frames past a socket's high-water mark go at once: held to the end of the tick,
+    // an agent's megabyte of events in one tick would read as a backlog the reader never had a
+    // chance to take (and end its stream as a slow reader's).
+    if (this.#pending.length >= WRITE_AT_ONCE_CHARS) this.#writePending();
+    else this.#schedule();
   }
 
   buffered(): number {
@@ -208,11 +216,19 @@ class NodeSink implements SSESink {
   flush(): void {
     this.#scheduled = false;
     const response = this.#response;
+    if (this.#pending !== '') this.#writePending();
+    else if (!this.#wrote && !response.writableEnded && !response.destroyed) {
+      response.flushHeaders?.();
+    }
+  }
+
+  #writePending(): void {
+    const response = this.#response;
     const chunk = this.#pending;
     this.#pending = '';
     if (response.writableEnded || response.destroyed) return;
-    if (chunk !== '') response.write(chunk);
-    else response.flushHeaders?.();
+    response.write(chunk);
+    this.#wrote = true;
   }
 
   #schedule(): void {
