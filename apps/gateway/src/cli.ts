@@ -115,6 +115,12 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// Once nothing is left to do, the process exits at once with its code instead of tearing its
+// event loop down first: that teardown gives SIGINT back its default action, so a second Ctrl-C
+// landing then (pnpm's copy of the terminal's, a few ms later) killed a process that had already
+// finished, and it ended by the signal instead of with its code.
+process.once('beforeExit', () => process.exit());
+
 // Output piped into a reader that stops early (`agentport agents | head -1`) ends quietly.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);

@@ -75,10 +75,13 @@ describe('CLI', () => {
         });
       });
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-      // The terminal's SIGINT, and pnpm's copy of it a moment later.
+      // The terminal's SIGINT, and pnpm's copy of it a moment later: sent every 2 ms for 100 ms,
+      // so that one lands while the process ends (no copy may end it by the signal then).
       child.kill('SIGINT');
-      setTimeout(() => child.kill('SIGINT'), 5);
+      const copies = setInterval(() => child.kill('SIGINT'), 2);
+      setTimeout(() => clearInterval(copies), 100);
       expect(await exited).toBe(130);
+      clearInterval(copies);
       const list = await fetch(`${upstream.url}/agents/ticker/tasks`);
       const { tasks } = (await list.json()) as { tasks: { status: string }[] };
       expect(tasks.map((task) => task.status)).toEqual(['canceled']);
