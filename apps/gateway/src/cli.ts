@@ -118,8 +118,12 @@ async function main(argv: string[]): Promise<number> {
 // Once nothing is left to do, the process exits at once with its code instead of tearing its
 // event loop down first: that teardown gives SIGINT back its default action, so a second Ctrl-C
 // landing then (pnpm's copy of the terminal's, a few ms later) killed a process that had already
-// finished, and it ended by the signal instead of with its code.
-process.once('beforeExit', () => process.exit());
+// finished, and it ended by the signal instead of with its code. Other `beforeExit` listeners
+// (an agent SDK flushing its traces, say) go first: the process exits at the first `beforeExit`
+// it alone listens to (with another listener that stays, it ends as Node ends it).
+process.on('beforeExit', () => {
+  if (process.listenerCount('beforeExit') === 1) process.exit();
+});
 
 // Output piped into a reader that stops early (`agentport agents | head -1`) ends quietly.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

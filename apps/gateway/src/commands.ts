@@ -123,8 +123,10 @@ export async function serve(
     },
   );
   // The first SIGINT or SIGTERM shuts down gracefully; a second one, of either kind, does not
-  // wait for what is still in flight: the process exits at once with 1.
-  const stopListening = onStopSignals(
+  // wait for what is still in flight: the process exits at once with 1. Listened to until the
+  // process exits, as for `call`: a repeat of the first signal (pnpm's copy of a Ctrl-C) landing
+  // after the server has stopped must not end the process by the signal.
+  onStopSignals(
     ['SIGINT', 'SIGTERM'],
     (signal) => {
       logger.info({ signal }, 'shutting down');
@@ -139,7 +141,6 @@ export async function serve(
   try {
     await stopped;
   } finally {
-    stopListening();
     restoreConsole();
   }
   logger.info('stopped');

@@ -88,6 +88,27 @@ describe('CLI', () => {
     });
   });
 
+  it("lets a config's beforeExit listener finish its work before the process exits", async () => {
+    // As an agent SDK flushes its traces: work started on beforeExit, done a moment later.
+    const source = `process.once('beforeExit', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      process.stderr.write('flushed\\n');
+    });
+    export default {};\n`;
+    await withConfigFile(source, async (config) => {
+      const { stdout, stderr } = await run(process.execPath, [
+        CLI,
+        'call',
+        'echo',
+        'hello',
+        '--config',
+        config,
+      ]);
+      expect(stdout).toBe('hello\n');
+      expect(stderr).toBe('flushed\n');
+    });
+  });
+
   it('prints a remote card', async () => {
     const gateway = await start();
     const { stdout } = await run(process.execPath, [CLI, 'card', `${gateway.url}/a2a/echo`]);

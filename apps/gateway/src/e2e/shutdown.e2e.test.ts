@@ -53,6 +53,20 @@ describe('graceful shutdown', () => {
     });
     expect(await exited).toBe(0);
   });
+
+  it("exits 0 when copies of its SIGINT keep landing while it stops (pnpm's copy of a Ctrl-C)", async () => {
+    const gateway = await start();
+    const exited = new Promise<number | null>((resolve) => gateway.child.once('exit', resolve));
+    gateway.child.kill('SIGINT');
+    // Every 2 ms for 150 ms (less than a second Ctrl-C's 250 ms): one lands as the process ends.
+    const copies = setInterval(() => gateway.child.kill('SIGINT'), 2);
+    setTimeout(() => clearInterval(copies), 150);
+    try {
+      expect(await exited).toBe(0);
+    } finally {
+      clearInterval(copies);
+    }
+  });
 });
 
 describe('pnpm start', () => {
