@@ -1,22 +1,12 @@
 import { connect } from 'node:net';
 import { defineAgent } from '@agentport/core';
-import { afterEach, describe, expect, it } from 'vitest';
-import { serve, type TestServer } from '../test-support/serve.ts';
+import { describe, expect, it } from 'vitest';
+import { servedPerTest } from '../test-support/serve.ts';
 import { parseSSE, readSSE } from '../test-support/sse.ts';
 import { createRestServer } from './rest-server.ts';
 
 // Backpressure over a real socket: a reader that falls behind is cut, one that keeps up is not.
-const servers: TestServer[] = [];
-
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function start(server: ReturnType<typeof createRestServer>): Promise<string> {
-  const running = await serve((options) => server.listen(options));
-  servers.push(running);
-  return running.url;
-}
+const start = servedPerTest();
 
 const json = { 'content-type': 'application/json' };
 

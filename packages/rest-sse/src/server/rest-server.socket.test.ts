@@ -3,23 +3,13 @@ import { gzipSync } from 'node:zlib';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createWaitingAgent } from '../test-support/agents.ts';
-import { readAnswer, serve, type TestServer } from '../test-support/serve.ts';
+import { readAnswer, servedPerTest } from '../test-support/serve.ts';
 import { eventsOf, parseSSE, readSSE } from '../test-support/sse.ts';
 import { createRestServer } from './rest-server.ts';
 
-const servers: TestServer[] = [];
-
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function start(server: ReturnType<typeof createRestServer>): Promise<string> {
-  const running = await serve((options) => server.listen(options));
-  servers.push(running);
-  return running.url;
-}
+const start = servedPerTest();
 
 const json = { 'content-type': 'application/json' };
 
@@ -101,10 +91,9 @@ describe('over a real socket', () => {
       await next();
     });
     gateway.route('/', rest.app);
-    const running = await serve(gateway);
-    servers.push(running);
+    const url = await start(gateway);
     const controller = new AbortController();
-    const response = await fetch(`${running.url}/waiter/stream`, {
+    const response = await fetch(`${url}/waiter/stream`, {
       method: 'POST',
       headers: json,
       body: '{"input":"x"}',
@@ -152,9 +141,8 @@ describe('over a real socket', () => {
     const rest = createRestServer().register('ticker', createTickerAgent());
     const gateway = new Hono().use(cors({ origin: 'https://app.example' }));
     gateway.route('/agents', rest.app);
-    const running = await serve(gateway);
-    servers.push(running);
-    const response = await fetch(`${running.url}/agents/ticker/stream`, {
+    const url = await start(gateway);
+    const response = await fetch(`${url}/agents/ticker/stream`, {
       method: 'POST',
       headers: { ...json, origin: 'https://app.example' },
       body: '{"input":"3 every 50ms"}',

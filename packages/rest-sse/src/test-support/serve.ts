@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { afterEach } from 'vitest';
 import { type FetchApp, listen } from '../http/listen.ts';
 
 /** A server for one test on 127.0.0.1 and a free port; `close` stops it. */
@@ -34,6 +35,29 @@ export async function serve(
       controller.abort();
       await stopped;
     },
+  };
+}
+
+/** Something that listens by itself, as a RestServer does. */
+interface SelfListening {
+  listen(options: Parameters<typeof listen>[1]): Promise<void>;
+}
+
+/**
+ * Serves apps or RestServers on sockets for a test file, each stopped after its test; call it at
+ * the file's top level. The function it returns serves one and resolves with its base URL.
+ */
+export function servedPerTest(): (served: FetchApp | SelfListening) => Promise<string> {
+  const servers: TestServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+  return async (served) => {
+    const running = await serve(
+      'listen' in served ? (options) => served.listen(options) : (served as FetchApp),
+    );
+    servers.push(running);
+    return running.url;
   };
 }
 
