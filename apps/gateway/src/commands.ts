@@ -29,13 +29,13 @@ const REPEATED_SIGNAL_MS = 250;
 
 /**
  * Listens to stop signals: `first` for the first one, `again` for one that comes later than
- * {@link REPEATED_SIGNAL_MS} after it (those sooner are ignored); returns what stops listening.
+ * {@link REPEATED_SIGNAL_MS} after it (those sooner are ignored), until the process exits.
  */
 function onStopSignals(
   signals: readonly NodeJS.Signals[],
   first: (signal: NodeJS.Signals) => void,
   again: (signal: NodeJS.Signals) => void,
-): () => void {
+): void {
   let firstAt: number | undefined;
   const listener = (signal: NodeJS.Signals) => {
     const now = performance.now();
@@ -47,9 +47,6 @@ function onStopSignals(
     }
   };
   for (const signal of signals) process.on(signal, listener);
-  return () => {
-    for (const signal of signals) process.off(signal, listener);
-  };
 }
 
 /** Starts the gateway and serves until SIGINT or SIGTERM; resolves with the exit code. */

@@ -1,6 +1,7 @@
 import { createServer, request as httpRequest, type ServerResponse } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { readAnswer } from '../test-support/serve.ts';
 import { BatchingServerResponse } from './batching-response.ts';
 
 let servers: ReturnType<typeof createServer>[] = [];
@@ -28,12 +29,7 @@ afterEach(async () => {
 function get(port: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const sent = httpRequest({ port, host: '127.0.0.1', agent: false }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        body += chunk;
-      });
-      response.on('end', () => resolve(body));
+      readAnswer(response).then(({ text }) => resolve(text), reject);
     });
     sent.on('error', reject);
     sent.end();
