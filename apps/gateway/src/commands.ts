@@ -84,6 +84,9 @@ export async function serve(
       ...(config.requestTimeoutMs === undefined
         ? {}
         : { requestTimeoutMs: config.requestTimeoutMs }),
+      ...(config.keepAliveTimeoutMs === undefined
+        ? {}
+        : { keepAliveTimeoutMs: config.keepAliveTimeoutMs }),
       // Invokes, streams and task creates are answered on Node's own request and response.
       handleNode: (request, response) => gateway?.handleNode(request, response) ?? false,
       onListen: ({ url, port: boundPort }) => {

@@ -20,6 +20,7 @@ describe('validateConfig', () => {
       publicUrl: 'https://agents.example.com/gw/',
       shutdownTimeoutMs: 2_147_483_647,
       requestTimeoutMs: 0,
+      keepAliveTimeoutMs: 0,
     };
     expect(validateConfig(config)).toEqual(config);
   });
@@ -58,6 +59,8 @@ describe('validateConfig', () => {
     [{ requestTimeoutMs: 3_000_000_000 }, /^Invalid config: requestTimeoutMs: must be at most/],
     [{ requestTimeoutMs: -1 }, /^Invalid config: requestTimeoutMs: /],
     [{ requestTimeoutMs: 1.5 }, /^Invalid config: requestTimeoutMs: /],
+    [{ keepAliveTimeoutMs: 3_000_000_000 }, /^Invalid config: keepAliveTimeoutMs: must be at/],
+    [{ keepAliveTimeoutMs: -1 }, /^Invalid config: keepAliveTimeoutMs: /],
     [
       { publicUrl: 'https://x.example.com/base?q=1' },
       /^Invalid config: publicUrl: must not have a query or a fragment/,

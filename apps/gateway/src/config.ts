@@ -50,6 +50,13 @@ export interface GatewayConfig {
    */
   requestTimeoutMs?: number;
   /**
+   * How long an idle kept-alive connection is kept for its next request, in ms (default 5,000,
+   * as Node's; 0 keeps idle connections open). Advertised in `Keep-Alive: timeout=N`; the
+   * connection is closed up to a fifth of it later (at most 1 s). Behind a load balancer, set it
+   * above the balancer's idle timeout.
+   */
+  keepAliveTimeoutMs?: number;
+  /**
    * How many runs each agent makes at once on each A2A surface, the hand-rolled tasks
    * (`/agents/{name}/tasks`) and the official SDK's (`/a2a/{name}`); the rest wait their turn, a
    * task in `submitted` (default 16). REST invokes and streams and compat runs are not queued:
@@ -176,6 +183,12 @@ const configSchema = z.strictObject({
     .max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} (about 24.8 days)`)
     .optional(),
   requestTimeoutMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} (about 24.8 days)`)
+    .optional(),
+  keepAliveTimeoutMs: z
     .number()
     .int()
     .min(0)

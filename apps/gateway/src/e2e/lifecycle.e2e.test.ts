@@ -40,15 +40,12 @@ describe('console output', () => {
 });
 
 /** Sends the head of a request and part of its body, then resolves with all the answer. */
-function sendPartly(url: string, path: string): Promise<string> {
+/** Sends raw bytes on a new connection and resolves with all the gateway wrote until it closed. */
+function sendRaw(url: string, text: string): Promise<string> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     let answer = '';
-    const socket = connect(Number(port), hostname, () =>
-      socket.write(
-        `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 30\r\n\r\n{"in`,
-      ),
-    );
+    const socket = connect(Number(port), hostname, () => socket.write(text));
     socket.setEncoding('utf8');
     socket.on('data', (chunk) => {
       answer += chunk;
@@ -58,7 +55,33 @@ function sendPartly(url: string, path: string): Promise<string> {
   });
 }
 
+/** A request whose body never arrives whole. */
+function sendPartly(url: string, path: string): Promise<string> {
+  return sendRaw(
+    url,
+    `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 30\r\n\r\n{"in`,
+  );
+}
+
 describe('configured gateway', () => {
+  it('closes a kept-alive connection idle past keepAliveTimeoutMs, which it advertises', async () => {
+    const gateway = await start(['--config', IMPATIENT]);
+    const body = JSON.stringify({ input: 'hi' });
+    const began = performance.now();
+    const answer = await sendRaw(
+      gateway.url,
+      `POST /agents/echo/invoke HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    const elapsed = performance.now() - began;
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answer).toMatch(/\r\nKeep-Alive: timeout=1\r\n/i);
+    expect(answer.endsWith('{"result":"hi"}')).toBe(true);
+    // Closed 1-1.4 s after the answer (1 s and up to two sweeps of 200 ms), not at Node's 6 s.
+    expect(elapsed).toBeGreaterThanOrEqual(1_000);
+    expect(elapsed).toBeLessThan(3_000);
+    expect(await gateway.stop()).toBe(0);
+  });
+
   it('answers a request still arriving after requestTimeoutMs with a 408, on every path', async () => {
     const gateway = await start(['--config', IMPATIENT], { LOG_LEVEL: 'info' });
     const began = performance.now();

@@ -5,6 +5,11 @@ import { getRequestListener, RequestError } from '@hono/node-server';
 import { BatchingServerResponse } from './batching-response.ts';
 import { answerClientError, answerExpectationFailed } from './client-error.ts';
 import { errorResponse } from './error-response.ts';
+import {
+  advertiseKeepAlive,
+  closeIdleConnectionsAfter,
+  DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+} from './idle-connections.ts';
 
 const SWEEP_INTERVAL_MS = 25;
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -49,6 +54,14 @@ export interface ListenOptions {
    * longer (long-polls, streams): only the request's arrival is timed.
    */
   requestTimeoutMs?: number;
+  /**
+   * How long a kept-alive connection may wait for its next request, in ms (default 5 s, as
+   * Node's; 0 keeps idle connections open): advertised as `Keep-Alive: timeout=N` (in whole
+   * seconds), and a connection with no request in progress that has read nothing for this long
+   * and a fifth of it more (at most 1 s more) is closed, one that never sent a request too. Set it
+   * above the idle timeout of a load balancer in front, so that the balancer closes first.
+   */
+  keepAliveTimeoutMs?: number;
   /**
    * Tried first for every request: answers it straight on Node's request and response and
    * returns true, or returns false (having touched nothing) and the app serves it. A fast path
@@ -132,20 +145,31 @@ export function listen(app: FetchApp, options: ListenOptions = {}): Promise<void
       autoCleanupIncoming: true,
       errorHandler: answerUnservable,
     }) as (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+    const keepAliveTimeoutMs = options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS;
+    if (!(Number.isFinite(keepAliveTimeoutMs) && keepAliveTimeoutMs >= 0)) {
+      reject(new RangeError(`keepAliveTimeoutMs must be a number >= 0, not ${keepAliveTimeoutMs}`));
+      return;
+    }
     const server = createServer(
-      { ...requestTimers(options.requestTimeoutMs), ServerResponse: BatchingServerResponse },
-      handleNode === undefined
-        ? listener
-        : (request, response) => {
-            let handled = false;
-            try {
-              handled = handleNode(request, response);
-            } catch {
-              // A fast path that fails before taking the request leaves it to the app.
-            }
-            if (!handled) void listener(request, response);
-          },
+      {
+        ...requestTimers(options.requestTimeoutMs),
+        ServerResponse: BatchingServerResponse,
+        // No timer set and cleared around every request: idle connections are swept instead.
+        keepAliveTimeout: 0,
+      },
+      (request, response) => {
+        if (keepAliveTimeoutMs > 0) advertiseKeepAlive(response, keepAliveTimeoutMs);
+        let handled = false;
+        try {
+          handled = handleNode?.(request, response) ?? false;
+        } catch {
+          // A fast path that fails before taking the request leaves it to the app.
+        }
+        if (!handled) void listener(request, response);
+      },
     );
+    const stopSweeping =
+      keepAliveTimeoutMs > 0 ? closeIdleConnectionsAfter(server, keepAliveTimeoutMs) : undefined;
     server.on('clientError', answerClientError);
     server.on('checkExpectation', answerExpectationFailed);
     server.listen(port, hostname);
@@ -153,6 +177,7 @@ export function listen(app: FetchApp, options: ListenOptions = {}): Promise<void
     let sweeper: ReturnType<typeof setInterval> | undefined;
     const stop = () => {
       server.close(() => {
+        stopSweeping?.();
         clearTimeout(timer);
         clearInterval(sweeper);
         // Connections closed at the timeout emit `close`, and their responses theirs (access log

@@ -1,0 +1,148 @@
+import { once } from 'node:events';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Hono } from 'hono';
+import { afterEach, describe, expect, it } from 'vitest';
+import { serve, type TestServer } from '../test-support/serve.ts';
+import { sweepIntervalOf } from './idle-connections.ts';
+import { listen } from './listen.ts';
+
+const app = new Hono().get('/ping', (context) => context.text('pong'));
+const REQUEST = 'GET /ping HTTP/1.1\r\nHost: localhost\r\n\r\n';
+
+const servers: TestServer[] = [];
+const sockets: Socket[] = [];
+afterEach(async () => {
+  for (const socket of sockets.splice(0)) socket.destroy();
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+/** Serves `app` with `listen`'s options, Node requests and responses reported to `seen`. */
+async function start(
+  options: { keepAliveTimeoutMs?: number; answerAfterMs?: number } = {},
+  seen: { request?: IncomingMessage; response?: ServerResponse } = {},
+): Promise<number> {
+  const { answerAfterMs } = options;
+  const server = await serve((listenOptions) =>
+    listen(app, {
+      ...listenOptions,
+      ...(options.keepAliveTimeoutMs === undefined
+        ? {}
+        : { keepAliveTimeoutMs: options.keepAliveTimeoutMs }),
+      handleNode: (request, response) => {
+        seen.request = request;
+        seen.response = response;
+        if (answerAfterMs === undefined) return false;
+        setTimeout(() => response.end('late'), answerAfterMs);
+        return true;
+      },
+    }),
+  );
+  servers.push(server);
+  return Number(new URL(server.url).port);
+}
+
+/** A raw connection: what the server wrote so far, and when it closed (undefined while open). */
+function open(port: number) {
+  const socket = connect(port, '127.0.0.1');
+  sockets.push(socket);
+  const state = { text: '', closedAt: undefined as number | undefined, socket };
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    state.text += chunk;
+  });
+  socket.on('error', () => undefined);
+  socket.on('close', () => {
+    state.closedAt = performance.now();
+  });
+  return state;
+}
+
+async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error('timed out waiting');
+    await sleep(5);
+  }
+}
+
+describe('listen: idle keep-alive connections', () => {
+  it('advertises Keep-Alive: timeout=5 as Node does, with no timer on the connection between requests', async () => {
+    const seen: { request?: IncomingMessage; response?: ServerResponse } = {};
+    const connection = open(await start({}, seen));
+    connection.socket.write(REQUEST);
+    await until(() => connection.text.endsWith('pong'));
+    expect(connection.text).toMatch(/\r\nKeep-Alive: timeout=5\r\n/);
+    const response = seen.response as ServerResponse;
+    if (!response.writableFinished) await once(response, 'finish');
+    await sleep(1);
+    // Node's own keep-alive timer would stand at 6,000 ms here (its 5 s and 1 s of margin).
+    expect(seen.request?.socket.timeout).toBeUndefined();
+    expect(connection.closedAt).toBeUndefined();
+  });
+
+  it('closes a kept-alive connection once it has waited past keepAliveTimeoutMs, not before', async () => {
+    const connection = open(await start({ keepAliveTimeoutMs: 200 }));
+    connection.socket.write(REQUEST);
+    await until(() => connection.text.endsWith('pong'));
+    const answeredAt = performance.now();
+    await sleep(150);
+    expect(connection.closedAt).toBeUndefined();
+    await until(() => connection.closedAt !== undefined);
+    expect((connection.closedAt as number) - answeredAt).toBeGreaterThanOrEqual(200);
+    // Advertised in whole seconds, as Node does.
+    expect(connection.text).toMatch(/\r\nKeep-Alive: timeout=0\r\n/);
+  });
+
+  it('keeps a connection whose answer takes longer than keepAliveTimeoutMs', async () => {
+    const connection = open(await start({ keepAliveTimeoutMs: 100, answerAfterMs: 400 }));
+    connection.socket.write(REQUEST);
+    await until(() => connection.text.endsWith('late'));
+    expect(connection.text).toMatch(/^HTTP\/1\.1 200 OK/);
+  });
+
+  it('keeps a connection whose request trickles in, as long as every piece comes within the timeout', async () => {
+    const connection = open(await start({ keepAliveTimeoutMs: 300 }));
+    // Ten pieces 50 ms apart: 500 ms in all.
+    for (const piece of REQUEST.match(/[\s\S]{1,4}/g) ?? []) {
+      connection.socket.write(piece);
+      await sleep(50);
+    }
+    await until(() => connection.text.endsWith('pong'));
+    expect(connection.closedAt).toBeUndefined();
+  });
+
+  it('closes a connection that never sends a request', async () => {
+    const connection = open(await start({ keepAliveTimeoutMs: 100 }));
+    await once(connection.socket, 'connect');
+    const connectedAt = performance.now();
+    await until(() => connection.closedAt !== undefined);
+    expect((connection.closedAt as number) - connectedAt).toBeGreaterThanOrEqual(100);
+    expect(connection.text).toBe('');
+  });
+
+  it('keeps idle connections open and advertises no timeout with keepAliveTimeoutMs 0', async () => {
+    const connection = open(await start({ keepAliveTimeoutMs: 0 }));
+    connection.socket.write(REQUEST);
+    await until(() => connection.text.endsWith('pong'));
+    expect(connection.text).not.toMatch(/Keep-Alive:/i);
+    await sleep(300);
+    expect(connection.closedAt).toBeUndefined();
+  });
+
+  it('refuses a keepAliveTimeoutMs that is not a number >= 0', async () => {
+    for (const keepAliveTimeoutMs of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      await expect(listen(app, { keepAliveTimeoutMs })).rejects.toThrow(
+        /keepAliveTimeoutMs must be a number >= 0/,
+      );
+    }
+  });
+
+  it('looks at connections a fifth of the timeout apart, from 10 ms to 1 s', () => {
+    expect(sweepIntervalOf(5_000)).toBe(1_000);
+    expect(sweepIntervalOf(60_000)).toBe(1_000);
+    expect(sweepIntervalOf(200)).toBe(40);
+    expect(sweepIntervalOf(10)).toBe(10);
+  });
+});
