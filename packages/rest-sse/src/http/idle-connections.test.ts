@@ -1,11 +1,11 @@
 import { once } from 'node:events';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serve, type TestServer } from '../test-support/serve.ts';
-import { sweepIntervalOf } from './idle-connections.ts';
+import { closeIdleConnectionsAfter, sweepIntervalOf } from './idle-connections.ts';
 import { listen } from './listen.ts';
 
 const app = new Hono().get('/ping', (context) => context.text('pong'));
@@ -131,6 +131,25 @@ describe('listen: idle keep-alive connections', () => {
     expect(connection.closedAt).toBeUndefined();
   });
 
+  it('forgets a connection as soon as it closes, not at its next sweep', async () => {
+    const server = createServer({ keepAliveTimeout: 0 }, (_request, response) => response.end());
+    const sweep = closeIdleConnectionsAfter(server, 60_000);
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as { port: number };
+    try {
+      const connection = open(port);
+      await until(() => sweep.watched === 1);
+      connection.socket.end();
+      // The sweep looks every 500 ms: 300 ms is before it.
+      await until(() => sweep.watched === 0, 300);
+    } finally {
+      sweep.stop();
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
   it('refuses a keepAliveTimeoutMs that is not a number >= 0', async () => {
     for (const keepAliveTimeoutMs of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
       await expect(listen(app, { keepAliveTimeoutMs })).rejects.toThrow(
@@ -139,10 +158,10 @@ describe('listen: idle keep-alive connections', () => {
     }
   });
 
-  it('looks at connections a fifth of the timeout apart, from 10 ms to 1 s', () => {
-    expect(sweepIntervalOf(5_000)).toBe(1_000);
-    expect(sweepIntervalOf(60_000)).toBe(1_000);
-    expect(sweepIntervalOf(200)).toBe(40);
+  it('looks at connections a tenth of the timeout apart, from 10 to 500 ms', () => {
+    expect(sweepIntervalOf(5_000)).toBe(500);
+    expect(sweepIntervalOf(60_000)).toBe(500);
+    expect(sweepIntervalOf(200)).toBe(20);
     expect(sweepIntervalOf(10)).toBe(10);
   });
 });

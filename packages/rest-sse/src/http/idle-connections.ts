@@ -4,56 +4,81 @@ import type { Socket } from 'node:net';
 /** Node's default keep-alive timeout, which `listen` keeps. */
 export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
-/** What a connection looked like at the last sweep that saw it in use. */
-interface Seen {
-  bytesRead: number;
-  /** When a sweep last saw it in use, or reading. */
-  at: number;
-}
-
 /** Node's response in progress on a connection (the field its own `closeIdleConnections` reads). */
 type HttpSocket = Socket & { _httpMessage?: ServerResponse | null };
 
-/** How often connections are looked at, and how long past the timeout one may stay. */
+/** The sweep of a server's idle connections. */
+export interface IdleSweep {
+  /** Stops it (the connections are left as they are). */
+  stop(): void;
+  /** How many connections it watches: those open. */
+  readonly watched: number;
+}
+
+/** How often connections are looked at: a tenth of the timeout, from 10 to 500 ms. */
 export function sweepIntervalOf(keepAliveTimeoutMs: number): number {
-  return Math.max(10, Math.min(1_000, Math.ceil(keepAliveTimeoutMs / 5)));
+  return Math.max(10, Math.min(500, Math.ceil(keepAliveTimeoutMs / 10)));
 }
 
 /**
  * Closes the server's connections that have had no request in progress and read nothing for
- * `keepAliveTimeoutMs` and one sweep interval more (6-7 s by default: Node adds 1 s to the
- * timeout it advertises too, so that clients which honour `Keep-Alive: timeout=5` leave first).
- * It stands in for Node's own keep-alive timer, which is set and cleared around every request of
- * a kept-alive connection (~2-3% of a small request's server CPU, BENCHMARKS.md item 50): the
- * server must have `keepAliveTimeout = 0`. A connection that never sends a request is closed
- * alike, where Node would keep it. Returns the function that stops the sweep.
+ * longer than `keepAliveTimeoutMs` and one sweep interval: 5.5-6.5 s by default, where Node
+ * closes at 6 s (it adds 1 s to the timeout it advertises, so that clients which honour
+ * `Keep-Alive: timeout=5` leave first). It stands in for Node's own keep-alive timer, which is set
+ * and cleared around every request of a kept-alive connection (BENCHMARKS.md item 50): the server
+ * must have `keepAliveTimeout = 0`. A connection that never sends a request is closed alike,
+ * where Node would keep it.
  */
-export function closeIdleConnectionsAfter(server: Server, keepAliveTimeoutMs: number): () => void {
+export function closeIdleConnectionsAfter(server: Server, keepAliveTimeoutMs: number): IdleSweep {
   const intervalMs = sweepIntervalOf(keepAliveTimeoutMs);
-  const idleLimitMs = keepAliveTimeoutMs + intervalMs;
-  const connections = new Map<HttpSocket, Seen>();
+  const quietSweeps = Math.ceil(keepAliveTimeoutMs / intervalMs) + 1;
+  // Small integers in two maps, no object per connection: every open stream holds its entry (the
+  // heap per idle stream is a target of issue 8).
+  /** Every connection, with the bytes it had read when a sweep last saw it in use. */
+  const readWhenSeen = new Map<HttpSocket, number>();
+  /** The connections seen quiet (no request in progress, nothing read), from which sweep on. */
+  const quietFrom = new Map<HttpSocket, number>();
+  let sweep = 0;
+  function forget(this: HttpSocket): void {
+    readWhenSeen.delete(this);
+    quietFrom.delete(this);
+  }
   const onConnection = (socket: HttpSocket) => {
-    connections.set(socket, { bytesRead: 0, at: performance.now() });
-    socket.once('close', () => connections.delete(socket));
+    // Seen quiet by the next sweep if it has read nothing by then, as one that has just finished.
+    readWhenSeen.set(socket, 0);
+    // One listener for all, not a closure each; a connection closed goes at once, not at the next
+    // sweep (clients without keep-alive would leave thousands of dead sockets for the old
+    // generation).
+    socket.on('close', forget);
   };
   server.on('connection', onConnection);
-  const sweep = setInterval(() => {
-    const now = performance.now();
-    for (const [socket, seen] of connections) {
+  const timer = setInterval(() => {
+    sweep += 1;
+    for (const [socket, read] of readWhenSeen) {
       const { bytesRead } = socket;
-      if (socket._httpMessage || bytesRead !== seen.bytesRead) {
-        seen.bytesRead = bytesRead;
-        seen.at = now;
-      } else if (now - seen.at >= idleLimitMs) {
-        connections.delete(socket);
+      if (socket._httpMessage || bytesRead !== read) {
+        if (bytesRead !== read) readWhenSeen.set(socket, bytesRead);
+        quietFrom.delete(socket);
+        continue;
+      }
+      const from = quietFrom.get(socket);
+      if (from === undefined) {
+        quietFrom.set(socket, sweep);
+      } else if (sweep - from >= quietSweeps) {
+        forget.call(socket);
         socket.destroy();
       }
     }
   }, intervalMs);
-  sweep.unref();
-  return () => {
-    clearInterval(sweep);
-    server.off('connection', onConnection);
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+      server.off('connection', onConnection);
+    },
+    get watched() {
+      return readWhenSeen.size;
+    },
   };
 }
 

@@ -58,8 +58,9 @@ export interface ListenOptions {
    * How long a kept-alive connection may wait for its next request, in ms (default 5 s, as
    * Node's; 0 keeps idle connections open): advertised as `Keep-Alive: timeout=N` (in whole
    * seconds), and a connection with no request in progress that has read nothing for this long
-   * and a fifth of it more (at most 1 s more) is closed, one that never sent a request too. Set it
-   * above the idle timeout of a load balancer in front, so that the balancer closes first.
+   * and a tenth to three tenths of it more (0.5-1.5 s more past 5 s) is closed, one that never
+   * sent a request too. Set it above the idle timeout of a load balancer in front, so that the
+   * balancer closes first.
    */
   keepAliveTimeoutMs?: number;
   /**
@@ -168,7 +169,7 @@ export function listen(app: FetchApp, options: ListenOptions = {}): Promise<void
         if (!handled) void listener(request, response);
       },
     );
-    const stopSweeping =
+    const idleSweep =
       keepAliveTimeoutMs > 0 ? closeIdleConnectionsAfter(server, keepAliveTimeoutMs) : undefined;
     server.on('clientError', answerClientError);
     server.on('checkExpectation', answerExpectationFailed);
@@ -177,7 +178,7 @@ export function listen(app: FetchApp, options: ListenOptions = {}): Promise<void
     let sweeper: ReturnType<typeof setInterval> | undefined;
     const stop = () => {
       server.close(() => {
-        stopSweeping?.();
+        idleSweep?.stop();
         clearTimeout(timer);
         clearInterval(sweeper);
         // Connections closed at the timeout emit `close`, and their responses theirs (access log
