@@ -52,8 +52,8 @@ export interface GatewayConfig {
   /**
    * How long an idle kept-alive connection is kept for its next request, in ms (default 5,000,
    * as Node's; 0 keeps idle connections open). Advertised in `Keep-Alive: timeout=N`; the
-   * connection is closed a tenth to three tenths of it later (0.5-1.5 s past 5 s). Behind a load
-   * balancer, set it above the balancer's idle timeout.
+   * connection is closed a fifth of it later (at most about 1 s later, as Node does). Behind a
+   * load balancer, set it above the balancer's idle timeout.
    */
   keepAliveTimeoutMs?: number;
   /**

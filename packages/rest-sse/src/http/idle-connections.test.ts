@@ -3,9 +3,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Hono } from 'hono';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { serve, type TestServer } from '../test-support/serve.ts';
-import { closeIdleConnectionsAfter, sweepIntervalOf } from './idle-connections.ts';
+import { closeIdleConnectionsAfter, closeMarginOf, sweepIntervalOf } from './idle-connections.ts';
 import { listen } from './listen.ts';
 
 const app = new Hono().get('/ping', (context) => context.text('pong'));
@@ -141,12 +141,23 @@ describe('listen: idle keep-alive connections', () => {
       const connection = open(port);
       await until(() => sweep.watched === 1);
       connection.socket.end();
-      // The sweep looks every 500 ms: 300 ms is before it.
+      // Quiet, it would be closed and forgotten only after 61 s.
       await until(() => sweep.watched === 0, 300);
     } finally {
       sweep.stop();
       server.closeAllConnections();
       server.close();
+    }
+  });
+
+  it('starts no sweep when listening fails', async () => {
+    const port = await start();
+    const setInterval = vi.spyOn(globalThis, 'setInterval');
+    try {
+      await expect(listen(app, { port })).rejects.toThrow(/already in use/);
+      expect(setInterval).not.toHaveBeenCalled();
+    } finally {
+      setInterval.mockRestore();
     }
   });
 
@@ -158,10 +169,13 @@ describe('listen: idle keep-alive connections', () => {
     }
   });
 
-  it('looks at connections a tenth of the timeout apart, from 10 to 500 ms', () => {
-    expect(sweepIntervalOf(5_000)).toBe(500);
-    expect(sweepIntervalOf(60_000)).toBe(500);
-    expect(sweepIntervalOf(200)).toBe(20);
-    expect(sweepIntervalOf(10)).toBe(10);
+  it("looks at connections a fiftieth of the timeout apart, from 10 to 100 ms, and keeps Node's margin", () => {
+    expect(sweepIntervalOf(5_000)).toBe(100);
+    expect(sweepIntervalOf(60_000)).toBe(100);
+    expect(sweepIntervalOf(1_000)).toBe(20);
+    expect(sweepIntervalOf(200)).toBe(10);
+    expect(closeMarginOf(5_000)).toBe(1_000);
+    expect(closeMarginOf(60_000)).toBe(1_000);
+    expect(closeMarginOf(200)).toBe(40);
   });
 });

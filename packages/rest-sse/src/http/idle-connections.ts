@@ -15,23 +15,36 @@ export interface IdleSweep {
   readonly watched: number;
 }
 
-/** How often connections are looked at: a tenth of the timeout, from 10 to 500 ms. */
+/**
+ * How often connections are looked at: a fiftieth of the timeout, from 10 to 100 ms (so that the
+ * connections of a burst of idle clients are not all closed at the same moment: a client that
+ * ignores `Keep-Alive: timeout=N` then reuses more of them as they close).
+ */
 export function sweepIntervalOf(keepAliveTimeoutMs: number): number {
-  return Math.max(10, Math.min(500, Math.ceil(keepAliveTimeoutMs / 10)));
+  return Math.max(10, Math.min(100, Math.ceil(keepAliveTimeoutMs / 50)));
+}
+
+/** What Node adds to the timeout it advertises before it closes: a fifth of it, at most 1 s. */
+export function closeMarginOf(keepAliveTimeoutMs: number): number {
+  return Math.min(1_000, Math.ceil(keepAliveTimeoutMs / 5));
 }
 
 /**
  * Closes the server's connections that have had no request in progress and read nothing for
- * longer than `keepAliveTimeoutMs` and one sweep interval: 5.5-6.5 s by default, where Node
- * closes at 6 s (it adds 1 s to the timeout it advertises, so that clients which honour
- * `Keep-Alive: timeout=5` leave first). It stands in for Node's own keep-alive timer, which is set
- * and cleared around every request of a kept-alive connection (BENCHMARKS.md item 50): the server
- * must have `keepAliveTimeout = 0`. A connection that never sends a request is closed alike,
- * where Node would keep it.
+ * longer than `keepAliveTimeoutMs` and {@link closeMarginOf its margin}, by up to two sweep
+ * intervals: after 6.0-6.2 s idle by default, where Node closes at 6 s (it adds 1 s to the
+ * timeout it advertises, so that clients which honour `Keep-Alive: timeout=5` leave first). It
+ * stands in for Node's own keep-alive timer, which is set and cleared around every request of a
+ * kept-alive connection (BENCHMARKS.md item 50): the server must have `keepAliveTimeout = 0`. A
+ * connection that never sends a request is closed alike, where Node would keep it, and so is one
+ * whose request stops arriving midway for as long (Node: the same, but for a connection's first
+ * request, which only its request timeout bounds).
  */
 export function closeIdleConnectionsAfter(server: Server, keepAliveTimeoutMs: number): IdleSweep {
   const intervalMs = sweepIntervalOf(keepAliveTimeoutMs);
-  const quietSweeps = Math.ceil(keepAliveTimeoutMs / intervalMs) + 1;
+  const quietSweeps = Math.ceil(
+    (keepAliveTimeoutMs + closeMarginOf(keepAliveTimeoutMs)) / intervalMs,
+  );
   // Small integers in two maps, no object per connection: every open stream holds its entry (the
   // heap per idle stream is a target of issue 8).
   /** Every connection, with the bytes it had read when a sweep last saw it in use. */

@@ -9,6 +9,7 @@ import {
   advertiseKeepAlive,
   closeIdleConnectionsAfter,
   DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+  type IdleSweep,
 } from './idle-connections.ts';
 
 const SWEEP_INTERVAL_MS = 25;
@@ -58,9 +59,9 @@ export interface ListenOptions {
    * How long a kept-alive connection may wait for its next request, in ms (default 5 s, as
    * Node's; 0 keeps idle connections open): advertised as `Keep-Alive: timeout=N` (in whole
    * seconds), and a connection with no request in progress that has read nothing for this long
-   * and a tenth to three tenths of it more (0.5-1.5 s more past 5 s) is closed, one that never
-   * sent a request too. Set it above the idle timeout of a load balancer in front, so that the
-   * balancer closes first.
+   * and a fifth of it more (at most 1 s, as Node; then up to 0.2 s later) is closed, one that
+   * never sent a request too. Set it above the idle timeout of a load balancer in front, so that
+   * the balancer closes first.
    */
   keepAliveTimeoutMs?: number;
   /**
@@ -169,8 +170,8 @@ export function listen(app: FetchApp, options: ListenOptions = {}): Promise<void
         if (!handled) void listener(request, response);
       },
     );
-    const idleSweep =
-      keepAliveTimeoutMs > 0 ? closeIdleConnectionsAfter(server, keepAliveTimeoutMs) : undefined;
+    // Started once listening: a listen that fails leaves no sweep behind.
+    let idleSweep: IdleSweep | undefined;
     server.on('clientError', answerClientError);
     server.on('checkExpectation', answerExpectationFailed);
     server.listen(port, hostname);
@@ -199,6 +200,7 @@ export function listen(app: FetchApp, options: ListenOptions = {}): Promise<void
       reject(new ListenError(`${hostname}:${port}`, error));
     });
     server.once('listening', () => {
+      if (keepAliveTimeoutMs > 0) idleSweep = closeIdleConnectionsAfter(server, keepAliveTimeoutMs);
       const address = server.address() as AddressInfo;
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       // The signal may have aborted while the server was starting.
