@@ -4,18 +4,19 @@ import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { serve, type TestServer } from '../test-support/serve.ts';
+import { servedPerTest } from '../test-support/serve.ts';
 import { closeIdleConnectionsAfter, closeMarginOf, sweepIntervalOf } from './idle-connections.ts';
 import { listen } from './listen.ts';
 
 const app = new Hono().get('/ping', (context) => context.text('pong'));
+/** How long the tests wait for what the server does, and how often they look. */
+const POLL = { timeout: 5_000, interval: 5 };
 const REQUEST = 'GET /ping HTTP/1.1\r\nHost: localhost\r\n\r\n';
 
-const servers: TestServer[] = [];
+const served = servedPerTest();
 const sockets: Socket[] = [];
-afterEach(async () => {
+afterEach(() => {
   for (const socket of sockets.splice(0)) socket.destroy();
-  await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
 /** Serves `app` with `listen`'s options, Node requests and responses reported to `seen`. */
@@ -24,23 +25,23 @@ async function start(
   seen: { request?: IncomingMessage; response?: ServerResponse } = {},
 ): Promise<number> {
   const { answerAfterMs } = options;
-  const server = await serve((listenOptions) =>
-    listen(app, {
-      ...listenOptions,
-      ...(options.keepAliveTimeoutMs === undefined
-        ? {}
-        : { keepAliveTimeoutMs: options.keepAliveTimeoutMs }),
-      handleNode: (request, response) => {
-        seen.request = request;
-        seen.response = response;
-        if (answerAfterMs === undefined) return false;
-        setTimeout(() => response.end('late'), answerAfterMs);
-        return true;
-      },
-    }),
-  );
-  servers.push(server);
-  return Number(new URL(server.url).port);
+  const url = await served({
+    listen: (listenOptions) =>
+      listen(app, {
+        ...listenOptions,
+        ...(options.keepAliveTimeoutMs === undefined
+          ? {}
+          : { keepAliveTimeoutMs: options.keepAliveTimeoutMs }),
+        handleNode: (request, response) => {
+          seen.request = request;
+          seen.response = response;
+          if (answerAfterMs === undefined) return false;
+          setTimeout(() => response.end('late'), answerAfterMs);
+          return true;
+        },
+      }),
+  });
+  return Number(new URL(url).port);
 }
 
 /** A raw connection: what the server wrote so far, and when it closed (undefined while open). */
@@ -59,20 +60,12 @@ function open(port: number) {
   return state;
 }
 
-async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error('timed out waiting');
-    await sleep(5);
-  }
-}
-
 describe('listen: idle keep-alive connections', () => {
   it('advertises Keep-Alive: timeout=5 as Node does, with no timer on the connection between requests', async () => {
     const seen: { request?: IncomingMessage; response?: ServerResponse } = {};
     const connection = open(await start({}, seen));
     connection.socket.write(REQUEST);
-    await until(() => connection.text.endsWith('pong'));
+    await expect.poll(() => connection.text.endsWith('pong'), POLL).toBe(true);
     expect(connection.text).toMatch(/\r\nKeep-Alive: timeout=5\r\n/);
     const response = seen.response as ServerResponse;
     if (!response.writableFinished) await once(response, 'finish');
@@ -85,11 +78,11 @@ describe('listen: idle keep-alive connections', () => {
   it('closes a kept-alive connection once it has waited past keepAliveTimeoutMs, not before', async () => {
     const connection = open(await start({ keepAliveTimeoutMs: 200 }));
     connection.socket.write(REQUEST);
-    await until(() => connection.text.endsWith('pong'));
+    await expect.poll(() => connection.text.endsWith('pong'), POLL).toBe(true);
     const answeredAt = performance.now();
     await sleep(150);
     expect(connection.closedAt).toBeUndefined();
-    await until(() => connection.closedAt !== undefined);
+    await expect.poll(() => connection.closedAt !== undefined, POLL).toBe(true);
     expect((connection.closedAt as number) - answeredAt).toBeGreaterThanOrEqual(200);
     // Advertised in whole seconds, as Node does.
     expect(connection.text).toMatch(/\r\nKeep-Alive: timeout=0\r\n/);
@@ -98,7 +91,7 @@ describe('listen: idle keep-alive connections', () => {
   it('keeps a connection whose answer takes longer than keepAliveTimeoutMs', async () => {
     const connection = open(await start({ keepAliveTimeoutMs: 100, answerAfterMs: 400 }));
     connection.socket.write(REQUEST);
-    await until(() => connection.text.endsWith('late'));
+    await expect.poll(() => connection.text.endsWith('late'), POLL).toBe(true);
     expect(connection.text).toMatch(/^HTTP\/1\.1 200 OK/);
   });
 
@@ -109,7 +102,7 @@ describe('listen: idle keep-alive connections', () => {
       connection.socket.write(piece);
       await sleep(50);
     }
-    await until(() => connection.text.endsWith('pong'));
+    await expect.poll(() => connection.text.endsWith('pong'), POLL).toBe(true);
     expect(connection.closedAt).toBeUndefined();
   });
 
@@ -117,7 +110,7 @@ describe('listen: idle keep-alive connections', () => {
     const connection = open(await start({ keepAliveTimeoutMs: 100 }));
     await once(connection.socket, 'connect');
     const connectedAt = performance.now();
-    await until(() => connection.closedAt !== undefined);
+    await expect.poll(() => connection.closedAt !== undefined, POLL).toBe(true);
     expect((connection.closedAt as number) - connectedAt).toBeGreaterThanOrEqual(100);
     expect(connection.text).toBe('');
   });
@@ -125,7 +118,7 @@ describe('listen: idle keep-alive connections', () => {
   it('keeps idle connections open and advertises no timeout with keepAliveTimeoutMs 0', async () => {
     const connection = open(await start({ keepAliveTimeoutMs: 0 }));
     connection.socket.write(REQUEST);
-    await until(() => connection.text.endsWith('pong'));
+    await expect.poll(() => connection.text.endsWith('pong'), POLL).toBe(true);
     expect(connection.text).not.toMatch(/Keep-Alive:/i);
     await sleep(300);
     expect(connection.closedAt).toBeUndefined();
@@ -139,10 +132,10 @@ describe('listen: idle keep-alive connections', () => {
     const { port } = server.address() as { port: number };
     try {
       const connection = open(port);
-      await until(() => sweep.watched === 1);
+      await expect.poll(() => sweep.watched, POLL).toBe(1);
       connection.socket.end();
       // Quiet, it would be closed and forgotten only after 61 s.
-      await until(() => sweep.watched === 0, 300);
+      await expect.poll(() => sweep.watched, { timeout: 300, interval: 5 }).toBe(0);
     } finally {
       sweep.stop();
       server.closeAllConnections();
