@@ -13,12 +13,14 @@ import {
   createRestServer,
   DEFAULT_MAX_BODY_BYTES,
   errorResponse,
+  hasDotSegment,
   incomingHeader,
   jsonErrorHandler,
   jsonNotFoundHandler,
   methodNotAllowed,
   RouteNotFoundError,
   ShuttingDownError,
+  sentPath,
 } from '@agentport/rest-sse';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
@@ -241,6 +243,16 @@ export function createGateway(options: GatewayOptions): Gateway {
       }),
     );
   }
+  // A dot segment names nothing: URL parsing resolved `/agents/ticker/../echo/invoke` to echo's
+  // route, behind the back of a proxy in front that matched the path as sent. (Never on the Node
+  // fast path, whose routes match the path as sent, exactly.)
+  app.use(async (context, next) => {
+    const sent = sentPath(context);
+    if (sent !== undefined && hasDotSegment(sent)) {
+      return errorResponse(new RouteNotFoundError(sent));
+    }
+    await next();
+  });
   // While shutting down, every answer closes its connection: the listener is closed and the
   // connection is next, so a client should not send another request on it.
   app.use(async (context, next) => {

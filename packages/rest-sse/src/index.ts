@@ -44,7 +44,12 @@ export {
   writeAnswer,
   writeErrorAnswer,
 } from './http/node-answer.ts';
-export { incomingHeader, requestHeader } from './http/request-header.ts';
+export {
+  hasDotSegment,
+  incomingHeader,
+  requestHeader,
+  sentPath,
+} from './http/request-header.ts';
 export { setResponseHeader } from './http/response-header.ts';
 export { agentFailure, writeAgentEvents } from './server/agent-events.ts';
 export { type AgentSummary, describeAgent } from './server/describe-agent.ts';

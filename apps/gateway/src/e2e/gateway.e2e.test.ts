@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
 import {
   type Client,
@@ -206,5 +207,40 @@ describe('the gateway process', () => {
       expect(await response.json()).toMatchObject({ error: { code } });
     }
     expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
+  });
+
+  it('answers 404 not_found to a path with a dot segment, which would resolve to another route', async () => {
+    const { hostname, port } = new URL(gateway.url);
+    const send = (method: string, path: string) =>
+      new Promise<{ status?: number; requestId?: string; body: unknown }>((resolve, reject) => {
+        // A path as written: fetch and URL strings resolve dot segments before sending.
+        const sent = httpRequest({ hostname, port, path, method, headers: json });
+        sent.on('response', async (answer) => {
+          let text = '';
+          for await (const chunk of answer) text += chunk;
+          const requestId = answer.headers['x-request-id'] as string | undefined;
+          resolve({ status: answer.statusCode, requestId, body: JSON.parse(text) });
+        });
+        sent.on('error', reject);
+        sent.end(method === 'POST' ? '{"input":"x"}' : undefined);
+      });
+    for (const [method, path] of [
+      ['POST', '/agents/ticker/../echo/invoke'],
+      ['POST', '/agents/ticker/%2e%2e/echo/stream'],
+      ['POST', '/agents/ticker/.%2E/echo/tasks?wait=1'],
+      ['POST', '/a2a/ticker/../echo/jsonrpc'],
+      ['GET', '/a2a/ticker/../echo/.well-known/agent-card.json'],
+      ['POST', '/compat/agents/../runs'],
+      ['GET', '/./healthz'],
+    ] as const) {
+      const answer = await send(method, path);
+      expect(answer.status, path).toBe(404);
+      expect(answer.requestId, path).toMatch(/^[0-9a-f-]{36}$/);
+      expect(answer.body, path).toEqual({
+        error: { code: 'not_found', message: `No route for ${path.split('?')[0]}` },
+      });
+    }
+    // A segment that only starts with a dot is a name like any other.
+    expect((await send('GET', '/.well-known/agent.json')).status).toBe(200);
   });
 });

@@ -13,6 +13,21 @@ const start = servedPerTest();
 
 const json = { 'content-type': 'application/json' };
 
+/** POSTs JSON to `path` exactly as written (a URL string would have its dot segments resolved). */
+function postAsWritten(url: string, path: string, body: unknown) {
+  const { hostname, port } = new URL(url);
+  return new Promise<{ status: number | undefined; text: string }>((resolve, reject) => {
+    const sent = httpRequest({ hostname, port, path, method: 'POST', headers: json });
+    sent.on('response', (answer) => {
+      readAnswer(answer).then(({ response, text }) => {
+        resolve({ status: response.statusCode, text });
+      }, reject);
+    });
+    sent.on('error', reject);
+    sent.end(JSON.stringify(body));
+  });
+}
+
 describe('over a real socket', () => {
   it('invokes an agent', async () => {
     const url = await start(createRestServer().register('echo', createEchoAgent()));
@@ -22,6 +37,33 @@ describe('over a real socket', () => {
       body: JSON.stringify({ input: 'over the wire' }),
     });
     expect(await response.json()).toEqual({ result: 'over the wire' });
+  });
+
+  it('answers 404 not_found for a dot segment, which URL parsing would resolve to another agent', async () => {
+    const url = await start(
+      createRestServer()
+        .register('echo', createEchoAgent())
+        .register('team/echo', createEchoAgent()),
+    );
+    for (const path of [
+      '/team/echo/../../echo/invoke',
+      '/team/%2e%2e/echo/invoke',
+      '/team/.%2E/echo/stream',
+      '/./echo/invoke',
+      '/echo/%2e/invoke',
+    ]) {
+      const answer = await postAsWritten(url, path, { input: 'x' });
+      expect(answer.status, path).toBe(404);
+      expect(JSON.parse(answer.text), path).toEqual({
+        error: { code: 'not_found', message: `No route for ${path}` },
+      });
+    }
+    // A segment that only starts with a dot is a name like any other.
+    const dotted = await postAsWritten(url, '/.echo/invoke', { input: 'x' });
+    expect(dotted.status).toBe(404);
+    expect(JSON.parse(dotted.text)).toMatchObject({ error: { code: 'agent_not_found' } });
+    const plain = await postAsWritten(url, '/team/echo/invoke', { input: 'x' });
+    expect(JSON.parse(plain.text)).toEqual({ result: 'x' });
   });
 
   it('delivers the first event while the agent is still running', async () => {

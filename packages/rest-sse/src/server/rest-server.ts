@@ -22,6 +22,7 @@ import {
 } from '../http/json-body.ts';
 import { type ListenOptions, listen } from '../http/listen.ts';
 import { hasPlainJsonBody, type NodeRouteHandler } from '../http/node-answer.ts';
+import { hasDotSegment, sentPath } from '../http/request-header.ts';
 import { openSSE } from '../sse/stream-sse.ts';
 import { agentFailure } from './agent-events.ts';
 import { describeAgent } from './describe-agent.ts';
@@ -163,6 +164,11 @@ export function createRestServer(options: RestServerOptions = {}): RestServer {
     // that a proxy in front, matching the raw path, took for something else.
     if (ENCODED_SLASH.test(context.req.path)) {
       return errorResponse(new RouteNotFoundError(context.req.path));
+    }
+    // Nor does a dot segment, which URL parsing resolved before this route saw the path.
+    const sent = sentPath(context);
+    if (sent !== undefined && hasDotSegment(sent)) {
+      return errorResponse(new RouteNotFoundError(sent));
     }
     const path = context.req.param('path') ?? '';
     // Hono routes HEAD as GET and drops the body.
