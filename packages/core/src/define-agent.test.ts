@@ -289,6 +289,62 @@ describe('defineAgent', () => {
     expect((error as Error).cause).toBeInstanceOf(Error);
   });
 
+  it('fails the run as agent_failure where it yields an event whose fields are not strings', async () => {
+    const faults: Array<[unknown, string]> = [
+      [{ type: 'text-delta', delta: undefined }, 'a text-delta whose delta is a undefined'],
+      [{ type: 'text-delta', delta: 42 }, 'a text-delta whose delta is a number'],
+      [{ type: 'tool-call', name: 'x', input: {} }, 'a tool-call without a string id and name'],
+      [{ type: 'tool-result', id: '1', output: 1 }, 'a tool-result without a string id and name'],
+      [{ type: 'handoff', from: 'a' }, 'a handoff without string from and to'],
+      [{ type: 'done', output: 'early' }, 'a done event (a run returns its output or throws)'],
+      [{ type: 'error', code: 'Bad\nCode', message: 'x' }, 'a error event'],
+      ['text', 'a string for an event'],
+      [null, 'a null for an event'],
+    ];
+    for (const [yielded, fault] of faults) {
+      let closed = false;
+      const agent = defineAgent({
+        name: 'sloppy',
+        async *run() {
+          try {
+            yield { type: 'text-delta', delta: 'ok' };
+            yield yielded as AgentEvent & { type: 'text-delta' };
+            yield { type: 'text-delta', delta: 'never' };
+          } finally {
+            closed = true;
+          }
+        },
+      });
+      // Iterated, and pushed (as invoke reads it): the same failure, and the run is closed.
+      expect(await collect(agent.stream('x')), fault).toEqual([
+        { type: 'text-delta', delta: 'ok' },
+        { type: 'error', code: 'agent_failure', message: "Agent 'sloppy' failed" },
+      ]);
+      expect(closed, fault).toBe(true);
+      closed = false;
+      const error = await agent.invoke('x').catch((caught: unknown) => caught);
+      expect(error, fault).toBeInstanceOf(AgentFailureError);
+      expect(((error as Error).cause as Error).message, fault).toContain(
+        `Agent 'sloppy' yielded ${fault}`,
+      );
+      expect(closed, fault).toBe(true);
+    }
+  });
+
+  it('passes an event of another type on as it is', async () => {
+    const agent = defineAgent({
+      name: 'custom',
+      async *run() {
+        yield { type: 'progress', percent: 50 } as unknown as AgentEvent & { type: 'text-delta' };
+        return 'ok';
+      },
+    });
+    expect(await collect(agent.stream('x'))).toEqual([
+      { type: 'progress', percent: 50 },
+      { type: 'done', output: 'ok' },
+    ]);
+  });
+
   it('passes an AgentPort error through with its own code and message', async () => {
     const agent = defineAgent({
       name: 'picky',

@@ -39,6 +39,39 @@ export interface Definition {
   readonly handoffs: readonly Agent[];
 }
 
+/**
+ * What is wrong with a value a run yielded, or undefined when it is a progress event: the fields
+ * every surface reads (a delta the output is made of, a tool event's id and name, a handoff's
+ * agents) must be strings, and `done` and `error` are not yielded (a run returns or throws).
+ * Other event types pass, as they are (a surface that cannot send one fails the run there).
+ */
+function progressEventFault(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) {
+    return `a ${value === null ? 'null' : typeof value} for an event`;
+  }
+  const event = value as Partial<Record<string, unknown>>;
+  switch (event.type) {
+    case 'text-delta':
+      return typeof event.delta === 'string'
+        ? undefined
+        : `a text-delta whose delta is a ${typeof event.delta}, not a string`;
+    case 'tool-call':
+    case 'tool-result':
+      return typeof event.id === 'string' && typeof event.name === 'string'
+        ? undefined
+        : `a ${event.type} without a string id and name`;
+    case 'handoff':
+      return typeof event.from === 'string' && typeof event.to === 'string'
+        ? undefined
+        : 'a handoff without string from and to';
+    case 'done':
+    case 'error':
+      return `a ${event.type} event (a run returns its output or throws)`;
+    default:
+      return undefined;
+  }
+}
+
 function failureOf(error: unknown, agentName: string, signal: AbortSignal): AgentPortError {
   if (signal.aborted) return new CancellationError(undefined, { cause: error });
   if (AgentPortError.isInstance(error)) return error;
@@ -264,6 +297,15 @@ export class RunStream implements AsyncIterableIterator<AgentEvent> {
       this.#iterator = undefined;
       const output = typeof step.value === 'string' ? step.value : this.#text;
       this.#settle({ done: false, value: { type: 'done', output } });
+      return;
+    }
+    const fault = progressEventFault(step.value);
+    if (fault !== undefined) {
+      // Failed where it was yielded, the same on every surface: a delta that is not a string made
+      // the output "undefined", which the agent never produced. The run is closed as it ends.
+      const { name } = this.#definition;
+      const cause = new TypeError(`Agent '${name}' yielded ${fault}`);
+      this.#settle(this.#fail(new AgentFailureError({ agentName: name, cause })));
       return;
     }
     if (step.value.type === 'text-delta') this.#text += step.value.delta;
