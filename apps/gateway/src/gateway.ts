@@ -238,6 +238,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     app.use(
       cors({
         origin: options.cors === true ? '*' : options.cors,
+        // What some route answers: no route takes PUT, DELETE or PATCH.
+        allowMethods: ['GET', 'HEAD', 'POST'],
         // A page reads the request id of any answer, and where a created task lives.
         exposeHeaders: ['X-Request-Id', 'Location'],
       }),
