@@ -291,15 +291,15 @@ describe('defineAgent', () => {
 
   it('fails the run as agent_failure where it yields an event whose fields are not strings', async () => {
     const faults: Array<[unknown, string]> = [
-      [{ type: 'text-delta', delta: undefined }, 'a text-delta whose delta is a undefined'],
+      [{ type: 'text-delta', delta: undefined }, 'a text-delta whose delta is missing'],
       [{ type: 'text-delta', delta: 42 }, 'a text-delta whose delta is a number'],
       [{ type: 'tool-call', name: 'x', input: {} }, 'a tool-call without a string id and name'],
       [{ type: 'tool-result', id: '1', output: 1 }, 'a tool-result without a string id and name'],
       [{ type: 'handoff', from: 'a' }, 'a handoff without string from and to'],
       [{ type: 'done', output: 'early' }, 'a done event (a run returns its output or throws)'],
-      [{ type: 'error', code: 'Bad\nCode', message: 'x' }, 'a error event'],
+      [{ type: 'error', code: 'Bad\nCode', message: 'x' }, 'an error event'],
       ['text', 'a string for an event'],
-      [null, 'a null for an event'],
+      [null, 'null for an event'],
     ];
     for (const [yielded, fault] of faults) {
       let closed = false;

@@ -47,14 +47,14 @@ export interface Definition {
  */
 function progressEventFault(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) {
-    return `a ${value === null ? 'null' : typeof value} for an event`;
+    return `${value === null ? 'null' : `a ${typeof value}`} for an event`;
   }
   const event = value as Partial<Record<string, unknown>>;
   switch (event.type) {
     case 'text-delta':
       return typeof event.delta === 'string'
         ? undefined
-        : `a text-delta whose delta is a ${typeof event.delta}, not a string`;
+        : `a text-delta whose delta is ${event.delta === undefined ? 'missing' : `a ${typeof event.delta}`}`;
     case 'tool-call':
     case 'tool-result':
       return typeof event.id === 'string' && typeof event.name === 'string'
@@ -66,7 +66,7 @@ function progressEventFault(value: unknown): string | undefined {
         : 'a handoff without string from and to';
     case 'done':
     case 'error':
-      return `a ${event.type} event (a run returns its output or throws)`;
+      return `${event.type === 'done' ? 'a done' : 'an error'} event (a run returns its output or throws)`;
     default:
       return undefined;
   }
