@@ -1,4 +1,5 @@
 import {
+  ListTasksRequest,
   type Message,
   Role,
   SendMessageRequest,
@@ -114,6 +115,33 @@ describe('FastPathRequestHandler', () => {
     const first = events[0]?.payload;
     expect(first?.$case === 'task' && first.value.status?.state).toBe(TaskState.TASK_STATE_WORKING);
     expect(kindsOf(events)).toEqual(['task', 'statusUpdate:TASK_STATE_COMPLETED']);
+  });
+
+  it('refuses a historyLength that is not a non-negative integer, whatever the binding', async () => {
+    const handler = handlerFor(echo);
+    const task = asTask(await handler.sendMessage(textRequest('kept'), context()));
+    const refusal = (message: string) => ({ name: 'RequestMalformedError', message });
+    const negative = refusal('historyLength must be non-negative');
+    const fraction = refusal('historyLength must be a valid integer');
+    await expect(
+      handler.getTask({ tenant: '', id: task.id, historyLength: -1 }, context()),
+    ).rejects.toMatchObject(negative);
+    // The v0.3 converter passes the wire value on as it is.
+    const v03 = { tenant: '', id: task.id, historyLength: '2' as unknown as number };
+    await expect(handler.getTask(v03, context())).rejects.toMatchObject(fraction);
+    const list = ListTasksRequest.fromJSON({ historyLength: 1.5 });
+    await expect(handler.listTasks(list, context())).rejects.toMatchObject(fraction);
+    const send = textRequest('never', { historyLength: -3 });
+    await expect(handler.sendMessage(send, context())).rejects.toMatchObject(negative);
+    await expect(collect(handler.sendMessageStream(send, context()))).rejects.toMatchObject(
+      negative,
+    );
+    const listed = await handler.listTasks(
+      ListTasksRequest.fromJSON({ historyLength: 0 }),
+      context(),
+    );
+    expect(listed.tasks.map((listedTask) => listedTask.id)).toEqual([task.id]);
+    expect(listed.tasks[0]?.history ?? []).toEqual([]);
   });
 
   it('answers a non-blocking request with the task as its first event left it', async () => {

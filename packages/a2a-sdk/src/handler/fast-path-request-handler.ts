@@ -1,5 +1,8 @@
 import type {
   AgentCard,
+  GetTaskRequest,
+  ListTasksRequest,
+  ListTasksResponse,
   Message,
   SendMessageRequest,
   StreamResponse,
@@ -21,11 +24,12 @@ import {
   type ServerCallContext,
   type TaskStore,
 } from '@a2a-js/sdk/server';
-import { InvalidInputError, randomUuid } from '@agentport/core';
-import type { ClosableAgentExecutor } from '../executor/agent-executor.ts';
+import { randomUuid } from '@agentport/core';
 import { callerSignalOf, onCallerGone } from './abortable-call-context.ts';
 import { EventBatches } from './event-batches.ts';
+import { historyLengthError } from './history-length.ts';
 import { checkNewMessage, emptyMessageError, failedStream } from './message-checks.ts';
+import { type MessageReplier, replierOf } from './message-replier.ts';
 import { executeOnBus, loadReferenceTasks } from './run-on-bus.ts';
 import { type RunningTask, RunningTasks } from './running-tasks.ts';
 import {
@@ -48,9 +52,6 @@ interface Started {
   cancel(): void;
 }
 
-/** What answers a message with a message: the `reply` of {@link ClosableAgentExecutor}. */
-type MessageReplier = Pick<ClosableAgentExecutor, 'reply'>;
-
 /** Options of {@link FastPathRequestHandler}: the SDK handler's, and how to answer messages. */
 export interface FastPathRequestHandlerOptions extends DefaultRequestHandlerOptions {
   /**
@@ -62,23 +63,6 @@ export interface FastPathRequestHandlerOptions extends DefaultRequestHandlerOpti
   replyWith?: 'task' | 'message';
 }
 
-function replierOf(
-  executor: AgentExecutor,
-  replyWith: 'task' | 'message',
-): MessageReplier | undefined {
-  if (replyWith === 'task') return undefined;
-  const replier = executor as Partial<MessageReplier>;
-  if (replyWith !== 'message' || typeof replier.reply !== 'function') {
-    throw new InvalidInputError(
-      replyWith === 'message'
-        ? "replyWith 'message' needs an executor that can reply (createAgentExecutor's)"
-        : `replyWith must be 'task' or 'message', got '${String(replyWith)}'`,
-      { field: 'replyWith' },
-    );
-  }
-  return replier as MessageReplier;
-}
-
 /**
  * The SDK's `DefaultRequestHandler`, with its own path for the common case: a message that starts
  * a new task (no `taskId`, no push-notification config). There the task is
@@ -86,7 +70,8 @@ function replierOf(
  * the SDK's deep copies of the request, the user message, each task event and (for push
  * notifications, even when they are off) the whole task on every event. Everything else
  * (follow-up messages, push configs, GetTask, ListTasks, CancelTask, resubscribing, the extended
- * card) is the SDK's own code over the same store and event buses.
+ * card) is the SDK's own code over the same store and event buses, once a `historyLength` that is
+ * not a non-negative integer has been refused.
  *
  * @example
  * const handler = new FastPathRequestHandler(card, createA2ATaskStore(), createAgentExecutor(agent),
@@ -140,8 +125,9 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): Promise<Message | Task> {
-    const empty = emptyMessageError(params);
-    if (empty !== undefined) return Promise.reject(empty);
+    const refused =
+      emptyMessageError(params) ?? historyLengthError(params.configuration?.historyLength);
+    if (refused !== undefined) return Promise.reject(refused);
     if (this.#replier !== undefined && this.#repliesWithMessage(params)) {
       return this.#reply(this.#replier, params, context);
     }
@@ -158,13 +144,27 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    const empty = emptyMessageError(params);
-    if (empty !== undefined) return failedStream(empty);
+    const refused =
+      emptyMessageError(params) ?? historyLengthError(params.configuration?.historyLength);
+    if (refused !== undefined) return failedStream(refused);
     if (this.#card.capabilities?.streaming !== true || !this.#isNewWithoutPush(params)) {
       if (this.#card.capabilities?.streaming === true) this.#joinRunning(params, context);
       return super.sendMessageStream(params, context);
     }
     return this.#stream(params, context);
+  }
+
+  override getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
+    const refused = historyLengthError(params.historyLength);
+    return refused === undefined ? super.getTask(params, context) : Promise.reject(refused);
+  }
+
+  override listTasks(
+    params: ListTasksRequest,
+    context: ServerCallContext,
+  ): Promise<ListTasksResponse> {
+    const refused = historyLengthError(params.historyLength);
+    return refused === undefined ? super.listTasks(params, context) : Promise.reject(refused);
   }
 
   /**

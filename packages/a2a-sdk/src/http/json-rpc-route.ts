@@ -1,6 +1,7 @@
 import { A2A_VERSION_HEADER, SendMessageRequest } from '@a2a-js/sdk';
 import {
   A2A_LEGACY_PROTOCOL_VERSION,
+  LEGACY_METHOD_MESSAGE_SEND,
   LEGACY_METHOD_MESSAGE_STREAM,
   LEGACY_METHOD_TASKS_CANCEL,
   LEGACY_METHOD_TASKS_GET,
@@ -105,6 +106,25 @@ function withoutUnrecognizedStatus(body: unknown): unknown {
 }
 
 /**
+ * The body of a v0.3 call as the SDK's v0.3 handler should see it: a `message/send` whose
+ * `configuration` has no `blocking` (or a null one) gets `blocking: true`. The SDK's converter
+ * reads a missing `blocking` as `returnImmediately: true`, so a configuration sent only for
+ * `acceptedOutputModes` or `historyLength` was answered at once; v0.3 servers (a2a-js 0.3 among
+ * them) block unless `blocking` is false, as v1.0's `returnImmediately` defaults to false.
+ */
+function withLegacyBlockingDefault(body: unknown): unknown {
+  const call = body as { method?: unknown; params?: { configuration?: unknown } } | undefined;
+  if (call?.method !== LEGACY_METHOD_MESSAGE_SEND) return body;
+  const configuration = call.params?.configuration as { blocking?: unknown } | null | undefined;
+  if (typeof configuration !== 'object' || configuration === null) return body;
+  if (configuration.blocking !== undefined && configuration.blocking !== null) return body;
+  return {
+    ...call,
+    params: { ...call.params, configuration: { ...configuration, blocking: true } },
+  };
+}
+
+/**
  * Whether a failure before a stream's first event is answered as SSE (an `error` event) rather
  * than JSON. The v0.3 resubscribe always is (as SDK 1.3's Express adapter does). So is a v0.3
  * `message/stream` sent without `A2A-Version`, as v0.3 clients send it (the header came with
@@ -182,7 +202,10 @@ export function createJsonRpcHandler(options: JsonRpcRouteOptions): Handler {
       );
       // The transport handlers validate any body at runtime (Express hands them `req.body` as is).
       const output = legacy
-        ? await (legacyHandler ?? handler).handle(body as Record<string, unknown>, context)
+        ? await (legacyHandler ?? handler).handle(
+            withLegacyBlockingDefault(body) as Record<string, unknown>,
+            context,
+          )
         : await handler.handle(withoutUnrecognizedStatus(body) as Record<string, unknown>, context);
       const headers = extensionHeaders(context, legacy);
       if (!isAsyncIterable(output)) {

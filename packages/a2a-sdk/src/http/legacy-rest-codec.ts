@@ -142,6 +142,8 @@ export function decodeLegacySendMessage(body: unknown): Json {
     const raw = isObject(object.configuration) ? object.configuration : {};
     const push = field(raw, 'pushNotification', 'push_notification');
     configuration = {
+      // Protobuf JSON leaves a false bool out: the official clients send a non-blocking request
+      // as a configuration without `blocking` (unlike v0.3 JSON-RPC, see json-rpc-route.ts).
       blocking: isSet(raw.blocking) ? Boolean(raw.blocking) : false,
       acceptedOutputModes: strings(field(raw, 'acceptedOutputModes', 'accepted_output_modes')),
       pushNotificationConfig: isObject(push)
