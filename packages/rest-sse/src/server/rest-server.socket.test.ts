@@ -58,10 +58,12 @@ describe('over a real socket', () => {
         error: { code: 'not_found', message: `No route for ${path}` },
       });
     }
-    // A segment that only starts with a dot is a name like any other.
-    const dotted = await postAsWritten(url, '/.echo/invoke', { input: 'x' });
-    expect(dotted.status).toBe(404);
-    expect(JSON.parse(dotted.text)).toMatchObject({ error: { code: 'agent_not_found' } });
+    // An empty segment is no name either.
+    const empty = await postAsWritten(url, '//echo/invoke', { input: 'x' });
+    expect(empty.status).toBe(404);
+    expect(JSON.parse(empty.text)).toEqual({
+      error: { code: 'not_found', message: 'No route for //echo/invoke' },
+    });
     const plain = await postAsWritten(url, '/team/echo/invoke', { input: 'x' });
     expect(JSON.parse(plain.text)).toEqual({ result: 'x' });
   });

@@ -183,7 +183,10 @@ export function createRestServer(options: RestServerOptions = {}): RestServer {
     if (owner !== undefined)
       return errorResponse(new MethodNotAllowedError(method, ACTION_METHODS));
     if (entry !== undefined) return errorResponse(new MethodNotAllowedError(method, SHOW_METHODS));
-    if (isAction) return errorResponse(new AgentNotFoundError(path.slice(0, slash)));
+    // An action under a path no agent could have (`/agents//echo/invoke`) names no agent.
+    if (isAction && isRouteName(path.slice(0, slash))) {
+      return errorResponse(new AgentNotFoundError(path.slice(0, slash)));
+    }
     // A name no agent has is an unknown agent, whatever the method; a path no agent could have
     // (`echo/`, `Echo`) is an unknown route, and so is one more segment under a served agent's
     // path for anything but GET (an unknown action, `POST /echo/explode`).
