@@ -137,8 +137,13 @@ main(process.argv.slice(2)).then(
     if (code !== -1) process.exitCode = code;
   },
   (error: unknown) => {
+    // An agent's error by its code, as an HTTP caller gets it (`invalid_input: ...`), not its class.
     const message =
-      error instanceof ConfigError || error instanceof TypeError ? error.message : String(error);
+      error instanceof ConfigError || error instanceof TypeError
+        ? error.message
+        : AgentPortError.isInstance(error)
+          ? `${error.code}: ${error.message}`
+          : String(error);
     // A local command: what an HTTP caller is never told (an agent failure's cause) helps here.
     // Other errors (a busy port, a bad URL) say all there is in their message.
     const cause = (error as { cause?: unknown } | undefined)?.cause;

@@ -197,8 +197,13 @@ describe('CLI', () => {
     ]).catch((error: { code: number; stderr: string }) => error);
     expect(failure).toMatchObject({ code: 1 });
     const { stderr } = failure as { stderr: string };
-    expect(stderr).toContain("Agent 'broken' failed");
+    expect(stderr).toContain("agentport: agent_failure: Agent 'broken' failed\n");
     expect(stderr).toContain('caused by: Error: database password rejected');
+    const refused = await run(process.execPath, [CLI, 'call', 'ticker', 'banana']).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(refused).toMatchObject({ code: 1 });
+    expect((refused as { stderr: string }).stderr).toMatch(/^agentport: invalid_input: Ticker /);
     const streamed = await run(process.execPath, [
       CLI,
       'call',
