@@ -1,4 +1,5 @@
-import { listen } from '@agentport/rest-sse';
+import { request as httpRequest } from 'node:http';
+import { listen, refuseDotSegments } from '@agentport/rest-sse';
 import { Hono } from 'hono';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
@@ -60,5 +61,38 @@ describe('accessLog', () => {
     controller.abort();
     await stopped;
     expect(lines).toHaveLength(1);
+  });
+
+  it('logs the path as it was sent, served on Node, before URL parsing resolved it', async () => {
+    const { lines, destination } = collectLines();
+    const app = new Hono();
+    app.use(accessLog(pino({ base: undefined }, destination)));
+    app.use(refuseDotSegments());
+    app.get('/admin', (context) => context.text('ok'));
+    const controller = new AbortController();
+    const urls: string[] = [];
+    const stopped = listen(app, {
+      signal: controller.signal,
+      onListen: ({ url }) => urls.push(url),
+    });
+    await expect.poll(() => urls.length).toBe(1);
+    const { hostname, port } = new URL(urls[0] as string);
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const sent = httpRequest({ hostname, port, path: '/public/../admin?x=1' });
+      sent.on('response', (answer) => {
+        answer.resume();
+        resolve(answer.statusCode);
+      });
+      sent.on('error', reject);
+      sent.end();
+    });
+    expect(status).toBe(404);
+    await expect.poll(() => lines.length).toBe(1);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      path: '/public/../admin',
+      status: 404,
+    });
+    controller.abort();
+    await stopped;
   });
 });

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { answeredInsteadOf } from '@agentport/rest-sse';
+import { answeredInsteadOf, sentPath } from '@agentport/rest-sse';
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
 
@@ -53,7 +53,8 @@ export function accessLog(logger: Logger): MiddlewareHandler {
     const entry = () => ({
       requestId: (context.get('requestId') as string | undefined) ?? undefined,
       method: context.req.method,
-      path: context.req.path,
+      // As sent, as the Node fast paths log it: URL parsing resolved `/x/../y` to `/y`.
+      path: sentPath(context) ?? context.req.path,
       started,
     });
     const outgoing = (context.env as { outgoing?: ServerResponse } | undefined)?.outgoing;

@@ -13,14 +13,13 @@ import {
   createRestServer,
   DEFAULT_MAX_BODY_BYTES,
   errorResponse,
-  hasDotSegment,
   incomingHeader,
   jsonErrorHandler,
   jsonNotFoundHandler,
   methodNotAllowed,
   RouteNotFoundError,
+  refuseDotSegments,
   ShuttingDownError,
-  sentPath,
 } from '@agentport/rest-sse';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
@@ -238,23 +237,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     app.use(
       cors({
         origin: options.cors === true ? '*' : options.cors,
-        // What some route answers: no route takes PUT, DELETE or PATCH.
-        allowMethods: ['GET', 'HEAD', 'POST'],
+        // What some route answers (DELETE: the SDK's push-config routes); none takes PUT or PATCH.
+        allowMethods: ['GET', 'HEAD', 'POST', 'DELETE'],
         // A page reads the request id of any answer, and where a created task lives.
         exposeHeaders: ['X-Request-Id', 'Location'],
       }),
     );
   }
-  // A dot segment names nothing: URL parsing resolved `/agents/ticker/../echo/invoke` to echo's
-  // route, behind the back of a proxy in front that matched the path as sent. (Never on the Node
-  // fast path, whose routes match the path as sent, exactly.)
-  app.use(async (context, next) => {
-    const sent = sentPath(context);
-    if (sent !== undefined && hasDotSegment(sent)) {
-      return errorResponse(new RouteNotFoundError(sent));
-    }
-    await next();
-  });
   // While shutting down, every answer closes its connection: the listener is closed and the
   // connection is next, so a client should not send another request on it.
   app.use(async (context, next) => {
@@ -268,6 +257,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       context.res.headers.set('connection', 'close');
     }
   });
+  // A dot segment names nothing: URL parsing resolved `/agents/ticker/../echo/invoke` to echo's
+  // route, behind the back of a proxy in front that matched the path as sent. (Never on the Node
+  // fast path, whose routes match the path as sent, exactly.)
+  app.use(refuseDotSegments());
   if (options.apiKeys !== undefined && options.apiKeys.length > 0)
     app.use(apiKeyAuth(options.apiKeys));
 

@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { listen } from '@agentport/rest-sse';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -369,6 +369,19 @@ describe('Gateway.handleNode', () => {
     const refused = await invoke(url, '{"input":"x"}');
     expect(refused.status).toBe(503);
     expect(taken).toEqual([false]);
+    // A path with a dot segment too: 503 and close, as every answer while shutting down.
+    const { hostname, port } = new URL(url);
+    const dotted = await new Promise<IncomingMessage>((resolve, reject) => {
+      const path = '/agents/ticker/../echo/invoke';
+      const headers = { 'content-type': 'application/json' };
+      const sent = httpRequest({ hostname, port, path, method: 'POST', headers });
+      sent.on('response', resolve);
+      sent.on('error', reject);
+      sent.end('{"input":"x"}');
+    });
+    dotted.resume();
+    expect(dotted.statusCode).toBe(503);
+    expect(dotted.headers.connection).toBe('close');
   });
 });
 

@@ -1,5 +1,6 @@
 export { BatchingServerResponse } from './http/batching-response.ts';
 export { answeredInsteadOf } from './http/client-error.ts';
+export { hasDotSegment, refuseDotSegments } from './http/dot-segments.ts';
 export {
   type ErrorAnswer,
   type ErrorBody,
@@ -44,12 +45,7 @@ export {
   writeAnswer,
   writeErrorAnswer,
 } from './http/node-answer.ts';
-export {
-  hasDotSegment,
-  incomingHeader,
-  requestHeader,
-  sentPath,
-} from './http/request-header.ts';
+export { incomingHeader, requestHeader, sentPath } from './http/request-header.ts';
 export { setResponseHeader } from './http/response-header.ts';
 export { agentFailure, writeAgentEvents } from './server/agent-events.ts';
 export { type AgentSummary, describeAgent } from './server/describe-agent.ts';

@@ -232,12 +232,14 @@ describe('the gateway process', () => {
       ['GET', '/a2a/ticker/../echo/.well-known/agent-card.json'],
       ['POST', '/compat/agents/../runs'],
       ['GET', '/./healthz'],
+      // URL parsing ends a path at `#` too: this one resolves to `/agents/echo/invoke/`.
+      ['POST', '/agents/echo/invoke/x/..#'],
     ] as const) {
       const answer = await send(method, path);
       expect(answer.status, path).toBe(404);
       expect(answer.requestId, path).toMatch(/^[0-9a-f-]{36}$/);
       expect(answer.body, path).toEqual({
-        error: { code: 'not_found', message: `No route for ${path.split('?')[0]}` },
+        error: { code: 'not_found', message: `No route for ${path.split(/[?#]/)[0]}` },
       });
     }
     // A segment that only starts with a dot is a name like any other.

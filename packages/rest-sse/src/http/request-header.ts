@@ -5,27 +5,18 @@ interface NodeBindings {
   incoming?: { headers?: IncomingHttpHeaders; url?: string };
 }
 
-/** A `.` or `..` segment of a path, its dots written out or percent-encoded (`%2e`). */
-const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
-
 /**
- * Whether a request path, as sent, has a dot segment (`/a/../b`, `/a/%2e%2e/b`, `/./a`), which
- * URL parsing resolves: `/agents/ticker/../echo/invoke` reaches `echo` behind the back of a proxy
- * that matched the path as sent. Segments that only start with a dot (`.well-known`) are not.
- */
-export function hasDotSegment(path: string): boolean {
-  return DOT_SEGMENT.test(path);
-}
-
-/**
- * The path (without its query) of the Node request behind a Hono context, as the caller sent it,
- * before URL parsing resolved its dot segments; undefined off @hono/node-server.
+ * The path of the Node request behind a Hono context as the caller sent it (up to a `?` or `#`,
+ * where URL parsing ends it too), before URL parsing resolved its dot segments; undefined off
+ * @hono/node-server.
  */
 export function sentPath(context: Context): string | undefined {
   const url = (context.env as NodeBindings | undefined)?.incoming?.url;
   if (url === undefined) return undefined;
-  const mark = url.indexOf('?');
-  return mark === -1 ? url : url.slice(0, mark);
+  const query = url.indexOf('?');
+  const fragment = url.indexOf('#');
+  const end = query === -1 || (fragment !== -1 && fragment < query) ? fragment : query;
+  return end === -1 ? url : url.slice(0, end);
 }
 
 /**

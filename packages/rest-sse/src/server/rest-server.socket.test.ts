@@ -51,13 +51,27 @@ describe('over a real socket', () => {
       '/team/.%2E/echo/stream',
       '/./echo/invoke',
       '/echo/%2e/invoke',
+      // URL parsing ends a path at `#` too: `/echo/invoke/x/..#` resolves to `/echo/invoke/`.
+      '/echo/invoke/x/..#',
     ]) {
       const answer = await postAsWritten(url, path, { input: 'x' });
       expect(answer.status, path).toBe(404);
       expect(JSON.parse(answer.text), path).toEqual({
-        error: { code: 'not_found', message: `No route for ${path}` },
+        error: { code: 'not_found', message: `No route for ${path.replace(/#.*/, '')}` },
       });
     }
+    // Every route: `/echo/..` would be the listing.
+    const { hostname, port } = new URL(url);
+    const listing = await new Promise<number | undefined>((resolve, reject) => {
+      const sent = httpRequest({ hostname, port, path: '/echo/%2E%2E' });
+      sent.on('response', (answer) => {
+        answer.resume();
+        resolve(answer.statusCode);
+      });
+      sent.on('error', reject);
+      sent.end();
+    });
+    expect(listing).toBe(404);
     // An empty segment is no name either.
     const empty = await postAsWritten(url, '//echo/invoke', { input: 'x' });
     expect(empty.status).toBe(404);

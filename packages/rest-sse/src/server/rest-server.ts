@@ -7,6 +7,7 @@ import {
   InvalidInputError,
 } from '@agentport/core';
 import { type Context, Hono } from 'hono';
+import { refuseDotSegments } from '../http/dot-segments.ts';
 import { errorResponse, jsonErrorHandler, jsonNotFoundHandler } from '../http/error-response.ts';
 import {
   MethodNotAllowedError,
@@ -22,7 +23,6 @@ import {
 } from '../http/json-body.ts';
 import { type ListenOptions, listen } from '../http/listen.ts';
 import { hasPlainJsonBody, type NodeRouteHandler } from '../http/node-answer.ts';
-import { hasDotSegment, sentPath } from '../http/request-header.ts';
 import { openSSE } from '../sse/stream-sse.ts';
 import { agentFailure } from './agent-events.ts';
 import { describeAgent } from './describe-agent.ts';
@@ -165,11 +165,6 @@ export function createRestServer(options: RestServerOptions = {}): RestServer {
     if (ENCODED_SLASH.test(context.req.path)) {
       return errorResponse(new RouteNotFoundError(context.req.path));
     }
-    // Nor does a dot segment, which URL parsing resolved before this route saw the path.
-    const sent = sentPath(context);
-    if (sent !== undefined && hasDotSegment(sent)) {
-      return errorResponse(new RouteNotFoundError(sent));
-    }
     const path = context.req.param('path') ?? '';
     // Hono routes HEAD as GET and drops the body.
     const method = context.req.method === 'HEAD' ? 'GET' : context.req.method;
@@ -200,6 +195,8 @@ export function createRestServer(options: RestServerOptions = {}): RestServer {
   const app = new Hono();
   app.onError(jsonErrorHandler);
   app.notFound(jsonNotFoundHandler);
+  // Nor does a dot segment, which URL parsing resolves before any route sees the path.
+  app.use(refuseDotSegments());
   app.all('/', (context) =>
     context.req.method === 'GET' || context.req.method === 'HEAD'
       ? list(context)
