@@ -298,6 +298,9 @@ describe('defineAgent', () => {
       [{ type: 'handoff', from: 'a' }, 'a handoff without string from and to'],
       [{ type: 'done', output: 'early' }, 'a done event (a run returns its output or throws)'],
       [{ type: 'error', code: 'Bad\nCode', message: 'x' }, 'an error event'],
+      [{ type: 5 }, 'an event without a one-line string type'],
+      [{ delta: 'x' }, 'an event without a one-line string type'],
+      [{ type: 'x\ny' }, 'an event without a one-line string type'],
       ['text', 'a string for an event'],
       [null, 'null for an event'],
     ];

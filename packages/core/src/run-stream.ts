@@ -39,11 +39,14 @@ export interface Definition {
   readonly handoffs: readonly Agent[];
 }
 
+/** A non-empty string without a line break. */
+const ONE_LINE = /^[^\r\n]+$/;
+
 /**
  * What is wrong with a value a run yielded, or undefined when it is a progress event: the fields
  * every surface reads (a delta the output is made of, a tool event's id and name, a handoff's
  * agents) must be strings, and `done` and `error` are not yielded (a run returns or throws).
- * Other event types pass, as they are (a surface that cannot send one fails the run there).
+ * Other event types pass as they are, when their `type` is a string of one line.
  */
 function progressEventFault(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) {
@@ -68,7 +71,10 @@ function progressEventFault(value: unknown): string | undefined {
     case 'error':
       return `${event.type === 'done' ? 'a done' : 'an error'} event (a run returns its output or throws)`;
     default:
-      return undefined;
+      // Any other type passes on, as long as every surface can name it (an SSE `event:` line).
+      return typeof event.type === 'string' && ONE_LINE.test(event.type)
+        ? undefined
+        : 'an event without a one-line string type';
   }
 }
 
