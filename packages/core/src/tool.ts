@@ -82,7 +82,7 @@ function createValidator(
   }
   if (isZod3Schema(parameters)) {
     throw new InvalidInputError(
-      `Tool '${name}' parameters are a zod 3 schema: use zod 4 (or 'zod/v4' of zod 3.25) or a JSON Schema object`,
+      `Tool '${name}' parameters are a zod 3 schema: use zod 4 or a JSON Schema object`,
       { field: 'parameters' },
     );
   }

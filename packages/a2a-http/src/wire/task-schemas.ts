@@ -1,4 +1,4 @@
-import { nestsWithin, TASK_STATUSES, type Task } from '@agentport/core';
+import { nestsWithin, TASK_STATUSES, type Task, type TaskStatus } from '@agentport/core';
 import * as z from 'zod';
 
 /**
@@ -41,6 +41,14 @@ const decimal = (error: string) =>
     .regex(/^-?\d+(\.\d+)?$/, error)
     .transform(Number);
 
+/**
+ * A task status, by name. Typed out so that the published declarations keep the union: inferred,
+ * their builder (which does not resolve core's constants) wrote `{ [x: string]: any }`.
+ */
+const taskStatusSchema: z.ZodEnum<{ [S in TaskStatus]: S }> = z.enum(TASK_STATUSES, {
+  error: `must be one of ${TASK_STATUSES.join(', ')}`,
+});
+
 /** The query of `GET /tasks`: page size, cursor and status filter. */
 export const listTasksQuerySchema = z.object({
   limit: decimal('must be a number')
@@ -54,7 +62,7 @@ export const listTasksQuerySchema = z.object({
     .optional()
     .describe('How many tasks a page holds, from 1 to 100 (default 50)'),
   cursor: z.string().min(1, 'must not be empty').optional(),
-  status: z.enum(TASK_STATUSES, { error: `must be one of ${TASK_STATUSES.join(', ')}` }).optional(),
+  status: taskStatusSchema.optional(),
 });
 
 /** The longest a `GET /tasks/{id}?wait=SECONDS` long-poll waits, in seconds. */
