@@ -12,7 +12,11 @@ import { RemoteTimeoutError } from '../errors/remote-timeout-error.ts';
 import { RemoteUnreachableError } from '../errors/remote-unreachable-error.ts';
 import { AGENT_CARD_PATH } from '../wire/agent-card.ts';
 import { describeIssues, errorBodySchema } from '../wire/task-schemas.ts';
-import type { RequestFunction, TransportResponse } from './node-http-request.ts';
+import {
+  AnswerTooLargeError,
+  type RequestFunction,
+  type TransportResponse,
+} from './node-http-request.ts';
 
 /** How a client reaches its remote: base URL, request function, headers and timeout. */
 export interface HttpTransport {
@@ -120,6 +124,9 @@ export async function send(transport: HttpTransport, call: HttpCall): Promise<Ht
       return new CancellationError(`${operation} was canceled`, { cause: error });
     }
     if (timeout.signal.aborted) return new RemoteTimeoutError(operation, shownUrl, timeoutMs);
+    if (error instanceof AnswerTooLargeError) {
+      return new MalformedResponseError(operation, error.message, { cause: error });
+    }
     return new RemoteUnreachableError(operation, shownUrl, error);
   };
   const headers: Record<string, string> = {

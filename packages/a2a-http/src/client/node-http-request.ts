@@ -29,6 +29,17 @@ export function fetchRequest(fetchFunction: typeof globalThis.fetch): RequestFun
   return (url, init) => fetchFunction(url, init);
 }
 
+/** The most characters of an answer {@link TransportResponse.text} reads (16 Mi, as one event). */
+export const MAX_ANSWER_CHARACTERS = 16 * 1024 * 1024;
+
+/** An answer longer than {@link MAX_ANSWER_CHARACTERS}: its reading was stopped there. */
+export class AnswerTooLargeError extends Error {
+  constructor() {
+    super(`more than ${MAX_ANSWER_CHARACTERS / 1024 / 1024} Mi characters`);
+    this.name = 'AnswerTooLargeError';
+  }
+}
+
 /** An IncomingMessage read like a web Response; the body is read once, as text or as a stream. */
 class NodeResponse implements TransportResponse {
   readonly status: number;
@@ -71,6 +82,11 @@ class NodeResponse implements TransportResponse {
       let text = '';
       message.setEncoding('utf8');
       message.on('data', (chunk: string) => {
+        // Bounded: past V8's longest string, the `+=` threw in this listener and ended the process.
+        if (text.length + chunk.length > MAX_ANSWER_CHARACTERS) {
+          message.destroy(new AnswerTooLargeError());
+          return;
+        }
         text += chunk;
       });
       message.once('end', () => resolve(text));

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CancellationError } from '@agentport/core';
 import { describe, expect, it } from 'vitest';
+import { MalformedResponseError } from '../errors/malformed-response-error.ts';
 import { RemoteUnreachableError } from '../errors/remote-unreachable-error.ts';
 import { serveNodeForFile } from '../testing/serve.ts';
 import { createA2AHttpClient } from './create-a2a-http-client.ts';
@@ -33,6 +34,18 @@ const server = http.createServer((request, response) => {
     // Headers promise more than arrives: the body ends early.
     response.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
     response.write(taskJson.slice(0, 20), () => socket.destroy());
+    return;
+  }
+  if (path.startsWith('/huge/')) {
+    // An answer past the client's bound, sent in 1 MiB chunks until the client hangs up.
+    response.writeHead(200, { 'content-type': 'application/json' });
+    const chunk = 'x'.repeat(1024 * 1024);
+    const more = () => {
+      while (!response.destroyed && response.write(chunk));
+      if (!response.destroyed) response.once('drain', more);
+    };
+    response.on('close', () => response.removeAllListeners('drain'));
+    more();
     return;
   }
   if (path.startsWith('/stalled-events/')) {
@@ -96,6 +109,17 @@ describe('the default node:http transport', () => {
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RemoteUnreachableError);
     expect(error).toMatchObject({ operation: 'getTask' });
+  });
+
+  it('stops reading an answer past 16 Mi characters: MalformedResponseError, not a crash', async () => {
+    const error = await createA2AHttpClient(`${served.url}/huge`)
+      .getTask('t1')
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(MalformedResponseError);
+    expect(error).toMatchObject({ code: 'malformed_response', status: 502 });
+    expect((error as Error).message).toBe(
+      'getTask failed: the remote answered more than 16 Mi characters',
+    );
   });
 
   it('ends an event stream with CancellationError when the caller aborts mid-stream', async () => {

@@ -100,6 +100,7 @@ describe('createRemoteAgent', () => {
       requests.length = 0;
       const remote = await createRemoteAgent(ticker.url, { fetch: withoutEvents(advertise) });
       expect(await collect(remote.stream('2 every 20ms'))).toEqual([
+        { type: 'text-delta', delta: 'tick 1\ntick 2' },
         { type: 'done', output: 'tick 1\ntick 2' },
       ]);
       expect(requests.some((path) => path.endsWith('/events'))).toBe(advertise);

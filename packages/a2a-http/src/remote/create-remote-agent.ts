@@ -170,19 +170,25 @@ function withoutAddress(error: unknown, agentName: string): unknown {
 async function* runRemote(
   remote: Remote,
   mode: WaitMode,
+  deltas: boolean,
   input: string,
   context: AgentRunContext,
 ): AsyncGenerator<AgentProgressEvent, string> {
   try {
-    return yield* runRemoteTask(remote, mode, input, context);
+    return yield* runRemoteTask(remote, mode, deltas, input, context);
   } catch (error) {
     throw withoutAddress(error, context.agent.name);
   }
 }
 
+/**
+ * One run on the remote: its task created, then followed (`mode`); with `deltas` (a `stream`),
+ * the output comes as `text-delta` events that add up to it, whichever way it arrived.
+ */
 async function* runRemoteTask(
   remote: Remote,
   mode: WaitMode,
+  deltas: boolean,
   input: string,
   context: AgentRunContext,
 ): AsyncGenerator<AgentProgressEvent, string> {
@@ -201,8 +207,9 @@ async function* runRemoteTask(
       task = await client.waitForTask(created.id, { signal });
     }
     finished = true;
-    // Fell back to long-polling after some deltas: the rest, so that the deltas add up.
-    if (streamed !== '') yield* deltaOf(task, streamed);
+    // Streaming, the deltas add up to the output: what the events did not bring (all of it when
+    // the events route failed before its first event, or the card offers no events) comes as one.
+    if (deltas) yield* deltaOf(task, streamed);
     return settle(task, context.agent.name);
   } finally {
     // Given up on (caller abort, broken connection): cancel it so the remote stops working.
@@ -235,14 +242,14 @@ export async function createRemoteAgent(
   const remote: Remote = { client, idleTimeoutMs: options.idleTimeoutMs };
   const name = options.name ?? agentNameFromCard(card.name);
   const description = options.description ?? card.description;
-  const define = (mode: WaitMode) =>
+  const define = (mode: WaitMode, deltas: boolean) =>
     defineAgent({
       name,
       ...(description === undefined ? {} : { description }),
-      run: (input, context) => runRemote(remote, mode, input, context),
+      run: (input, context) => runRemote(remote, mode, deltas, input, context),
     });
   const streaming = card.capabilities?.streaming === true;
-  const viaLongPoll = define('long-poll');
-  const viaEvents = streaming ? define('events') : viaLongPoll;
+  const viaLongPoll = define('long-poll', false);
+  const viaEvents = define(streaming ? 'events' : 'long-poll', true);
   return { ...viaEvents, invoke: viaLongPoll.invoke, card, client };
 }
