@@ -404,6 +404,39 @@ describe('a remote that answers with an HTTP error', () => {
   });
 });
 
+describe('a remote that redirects', () => {
+  it('is not followed: the message and its headers go nowhere else', async () => {
+    const served = await serveAgent(createEchoAgent('moved'));
+    const card = (await (await fetch(agentCardUrlOf(served.baseUrl))).json()) as AgentCard;
+    const elsewhere: string[] = [];
+    const other = await listenFetch(
+      new Hono().all('*', (c) => {
+        elsewhere.push(`${c.req.method} ${c.req.header('x-api-key')}`);
+        return c.json({ jsonrpc: '2.0', id: 1, result: {} });
+      }).fetch,
+    );
+    let origin = '';
+    const front = await listenFetch(
+      new Hono()
+        .get('/.well-known/agent-card.json', (c) =>
+          c.json(JSON.parse(JSON.stringify(card).replaceAll(served.baseUrl, origin))),
+        )
+        .post('*', (c) => c.redirect(`${other.origin}/elsewhere`, 307)).fetch,
+    );
+    origin = front.origin;
+    try {
+      const remote = await createRemoteSdkAgent(front.origin, { headers: { 'X-API-Key': 'k' } });
+      const error = await remote.invoke('x').catch((caught: unknown) => caught);
+      expect(AgentPortError.isInstance(error) && error.code).toBe('remote_agent_error');
+      expect(elsewhere).toEqual([]);
+    } finally {
+      await front.close();
+      await other.close();
+      await served.close();
+    }
+  });
+});
+
 describe('a remote agent card that cannot be used', () => {
   it('is a RemoteAgentCardError when the card is missing (404)', async () => {
     await expect(createRemoteSdkAgent(`${ours.origin}/a2a/nobody`)).rejects.toBeInstanceOf(

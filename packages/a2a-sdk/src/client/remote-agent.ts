@@ -112,6 +112,15 @@ function fetchWithin(fetchImpl: typeof fetch | undefined, timeoutMs: number): ty
   };
 }
 
+/**
+ * A fetch that never follows a redirect (it fails instead): a remote's redirect would send the
+ * message, and headers such as `X-API-Key` (which `fetch` keeps across origins, unlike
+ * `Authorization`), to wherever it points. The a2a-http remote agent refuses redirects alike.
+ */
+function withoutRedirects(fetchImpl: typeof fetch | undefined): typeof fetch {
+  return (input, init) => (fetchImpl ?? globalThis.fetch)(input, { ...init, redirect: 'error' });
+}
+
 async function loadCard(
   cardUrl: string,
   resolver: DefaultAgentCardResolver,
@@ -150,7 +159,7 @@ export async function createRemoteSdkAgent(
 ): Promise<Agent> {
   const cardUrl = agentCardUrlOf(url);
   const legacyCompat = { enabled: options.legacyCompat !== false };
-  const fetchImpl = options.fetch;
+  const fetchImpl = withoutRedirects(options.fetch);
   const cardTimeoutMs = options.cardTimeoutMs ?? CARD_TIMEOUT_MS;
   const resolver = new DefaultAgentCardResolver({
     legacyCompat,
@@ -160,9 +169,9 @@ export async function createRemoteSdkAgent(
   const name = options.name ?? agentNameOf(card.name);
   const factory = new ClientFactory({
     transports: [
-      new JsonRpcTransportFactory({ legacyCompat, ...(fetchImpl ? { fetchImpl } : {}) }),
+      new JsonRpcTransportFactory({ legacyCompat, fetchImpl }),
       // The SDK's v0.3 HTTP+JSON transport loses `append` on streamed artifact updates.
-      new AppendKeepingRestTransportFactory({ legacyCompat, ...(fetchImpl ? { fetchImpl } : {}) }),
+      new AppendKeepingRestTransportFactory({ legacyCompat, fetchImpl }),
     ],
     ...(options.preferredTransport ? { preferredTransports: [options.preferredTransport] } : {}),
   });
