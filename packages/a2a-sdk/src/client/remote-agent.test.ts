@@ -463,6 +463,24 @@ describe('a remote agent card that cannot be used', () => {
     }
   });
 
+  it('is a RemoteAgentCardError when no interface of the card is at an absolute http(s) URL', async () => {
+    const served = await serveAgent(createEchoAgent('relative'));
+    const card = (await (await fetch(agentCardUrlOf(served.baseUrl))).json()) as AgentCard;
+    const relative = await listenFetch(
+      new Hono().get('*', (c) =>
+        c.json(JSON.parse(JSON.stringify(card).replaceAll(served.baseUrl, '/s'))),
+      ).fetch,
+    );
+    try {
+      await expect(createRemoteSdkAgent(relative.origin)).rejects.toThrow(
+        /no interface at an absolute http\(s\) URL/,
+      );
+    } finally {
+      await relative.close();
+      await served.close();
+    }
+  });
+
   it('is an InvalidInputError when the URL is not absolute', async () => {
     await expect(createRemoteSdkAgent('a2a/echo')).rejects.toBeInstanceOf(InvalidInputError);
   });

@@ -139,7 +139,23 @@ async function loadCard(
   if (typeof card?.name !== 'string' || !Array.isArray(card.supportedInterfaces)) {
     throw new RemoteAgentCardError(cardUrl, 'the document is not an A2A AgentCard');
   }
-  return card;
+  // An interface at a relative or non-HTTP URL cannot be called: refused now, not at every call.
+  const callable = card.supportedInterfaces.filter((entry) => isHttpUrl(entry?.url));
+  if (callable.length === 0) {
+    throw new RemoteAgentCardError(
+      cardUrl,
+      'the card names no interface at an absolute http(s) URL',
+    );
+  }
+  return callable.length === card.supportedInterfaces.length
+    ? card
+    : { ...card, supportedInterfaces: callable };
+}
+
+function isHttpUrl(url: unknown): boolean {
+  if (typeof url !== 'string' || !URL.canParse(url)) return false;
+  const { protocol } = new URL(url);
+  return protocol === 'http:' || protocol === 'https:';
 }
 
 /**
