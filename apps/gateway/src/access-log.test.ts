@@ -8,6 +8,24 @@ import { apiKeyAuth } from './auth.ts';
 import { requestIds } from './request-id.ts';
 import { collectLines } from './testing/log-lines.ts';
 
+/** Serves an app with `listen` until `stop`. */
+async function serveOnNode(app: Hono): Promise<{ url: string; stop(): Promise<void> }> {
+  const controller = new AbortController();
+  const urls: string[] = [];
+  const stopped = listen(app, {
+    signal: controller.signal,
+    onListen: ({ url }) => urls.push(url),
+  });
+  await expect.poll(() => urls.length).toBe(1);
+  return {
+    url: urls[0] as string,
+    stop: async () => {
+      controller.abort();
+      await stopped;
+    },
+  };
+}
+
 describe('accessLog', () => {
   it('logs one structured line per request with its id, and never a key', async () => {
     const { lines, destination } = collectLines();
@@ -42,15 +60,9 @@ describe('accessLog', () => {
       });
       return context.text('late');
     });
-    const controller = new AbortController();
-    const urls: string[] = [];
-    const stopped = listen(app, {
-      signal: controller.signal,
-      onListen: ({ url }) => urls.push(url),
-    });
-    await expect.poll(() => urls.length).toBe(1);
+    const served = await serveOnNode(app);
     const caller = new AbortController();
-    const call = fetch(`${urls[0]}/slow`, { signal: caller.signal }).catch(() => undefined);
+    const call = fetch(`${served.url}/slow`, { signal: caller.signal }).catch(() => undefined);
     await expect.poll(() => arrived).toBe(true);
     caller.abort();
     await call;
@@ -58,8 +70,7 @@ describe('accessLog', () => {
     await expect.poll(() => lines.length).toBe(1);
     expect(JSON.parse(lines[0] as string)).toMatchObject({ path: '/slow', status: 499 });
     release();
-    controller.abort();
-    await stopped;
+    await served.stop();
     expect(lines).toHaveLength(1);
   });
 
@@ -69,14 +80,8 @@ describe('accessLog', () => {
     app.use(accessLog(pino({ base: undefined }, destination)));
     app.use(refuseDotSegments());
     app.get('/admin', (context) => context.text('ok'));
-    const controller = new AbortController();
-    const urls: string[] = [];
-    const stopped = listen(app, {
-      signal: controller.signal,
-      onListen: ({ url }) => urls.push(url),
-    });
-    await expect.poll(() => urls.length).toBe(1);
-    const { hostname, port } = new URL(urls[0] as string);
+    const served = await serveOnNode(app);
+    const { hostname, port } = new URL(served.url);
     const status = await new Promise<number | undefined>((resolve, reject) => {
       const sent = httpRequest({ hostname, port, path: '/public/../admin?x=1' });
       sent.on('response', (answer) => {
@@ -92,7 +97,6 @@ describe('accessLog', () => {
       path: '/public/../admin',
       status: 404,
     });
-    controller.abort();
-    await stopped;
+    await served.stop();
   });
 });
