@@ -5,6 +5,7 @@ import {
   linkSignals,
 } from '@agentport/core';
 import type * as z from 'zod';
+import { AnswerTooLargeError } from '../errors/answer-too-large-error.ts';
 import { MalformedResponseError } from '../errors/malformed-response-error.ts';
 import { RemoteHttpError } from '../errors/remote-http-error.ts';
 import { RemoteTaskNotFoundError } from '../errors/remote-task-not-found-error.ts';
@@ -12,11 +13,7 @@ import { RemoteTimeoutError } from '../errors/remote-timeout-error.ts';
 import { RemoteUnreachableError } from '../errors/remote-unreachable-error.ts';
 import { AGENT_CARD_PATH } from '../wire/agent-card.ts';
 import { describeIssues, errorBodySchema } from '../wire/task-schemas.ts';
-import {
-  AnswerTooLargeError,
-  type RequestFunction,
-  type TransportResponse,
-} from './node-http-request.ts';
+import type { RequestFunction, TransportResponse } from './node-http-request.ts';
 
 /** How a client reaches its remote: base URL, request function, headers and timeout. */
 export interface HttpTransport {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { Readable } from 'node:stream';
+import { AnswerTooLargeError, MAX_ANSWER_CHARACTERS } from '../errors/answer-too-large-error.ts';
 
 /** One request as a transport sends it. */
 export interface TransportRequest {
@@ -24,20 +25,13 @@ export interface TransportResponse {
 /** Sends one request and resolves with its answer once the headers arrived. */
 export type RequestFunction = (url: URL, init: TransportRequest) => Promise<TransportResponse>;
 
-/** Adapts a fetch to a {@link RequestFunction}: its `Response` already is a transport response. */
+/**
+ * Adapts a fetch to a {@link RequestFunction}: its `Response` already is a transport response. A
+ * redirect is answered as it is (a 3xx, `remote_http_error`), as on `node:http`: followed, it sent
+ * the request and its headers (`X-API-Key` too) wherever it pointed.
+ */
 export function fetchRequest(fetchFunction: typeof globalThis.fetch): RequestFunction {
-  return (url, init) => fetchFunction(url, init);
-}
-
-/** The most characters of an answer {@link TransportResponse.text} reads (16 Mi, as one event). */
-export const MAX_ANSWER_CHARACTERS = 16 * 1024 * 1024;
-
-/** An answer longer than {@link MAX_ANSWER_CHARACTERS}: its reading was stopped there. */
-export class AnswerTooLargeError extends Error {
-  constructor() {
-    super(`more than ${MAX_ANSWER_CHARACTERS / 1024 / 1024} Mi characters`);
-    this.name = 'AnswerTooLargeError';
-  }
+  return (url, init) => fetchFunction(url, { ...init, redirect: 'manual' });
 }
 
 /** An IncomingMessage read like a web Response; the body is read once, as text or as a stream. */

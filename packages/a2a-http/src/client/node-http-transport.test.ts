@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { CancellationError } from '@agentport/core';
 import { describe, expect, it } from 'vitest';
 import { MalformedResponseError } from '../errors/malformed-response-error.ts';
+import { RemoteHttpError } from '../errors/remote-http-error.ts';
 import { RemoteUnreachableError } from '../errors/remote-unreachable-error.ts';
 import { serveNodeForFile } from '../testing/serve.ts';
 import { createA2AHttpClient } from './create-a2a-http-client.ts';
@@ -46,6 +47,11 @@ const server = http.createServer((request, response) => {
     };
     response.on('close', () => response.removeAllListeners('drain'));
     more();
+    return;
+  }
+  if (path.startsWith('/moved/')) {
+    response.writeHead(307, { location: path.replace('/moved/', '/ok/') });
+    response.end();
     return;
   }
   if (path.startsWith('/stalled-events/')) {
@@ -111,15 +117,25 @@ describe('the default node:http transport', () => {
     expect(error).toMatchObject({ operation: 'getTask' });
   });
 
-  it('stops reading an answer past 16 Mi characters: MalformedResponseError, not a crash', async () => {
+  it('stops reading an answer past 256 Mi characters: MalformedResponseError, not a crash', async () => {
     const error = await createA2AHttpClient(`${served.url}/huge`)
       .getTask('t1')
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(MalformedResponseError);
     expect(error).toMatchObject({ code: 'malformed_response', status: 502 });
     expect((error as Error).message).toBe(
-      'getTask failed: the remote answered more than 16 Mi characters',
+      'getTask failed: the remote answered more than 256 Mi characters',
     );
+  });
+
+  it('follows no redirect, with the fetch option too: the request goes nowhere else', async () => {
+    for (const options of [{}, { fetch: globalThis.fetch }]) {
+      const error = await createA2AHttpClient(`${served.url}/moved`, options)
+        .getTask('t1')
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(RemoteHttpError);
+      expect(error).toMatchObject({ httpStatus: 307, status: 502 });
+    }
   });
 
   it('ends an event stream with CancellationError when the caller aborts mid-stream', async () => {
