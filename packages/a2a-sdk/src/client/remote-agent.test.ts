@@ -428,6 +428,21 @@ describe('a remote that redirects', () => {
       const remote = await createRemoteSdkAgent(front.origin, { headers: { 'X-API-Key': 'k' } });
       const error = await remote.invoke('x').catch((caught: unknown) => caught);
       expect(AgentPortError.isInstance(error) && error.code).toBe('remote_agent_error');
+      expect((error as Error).message).toContain('fetch failed (unexpected redirect)');
+      const streamed = await collect(remote, 'x');
+      expect(streamed.at(-1)).toMatchObject({ type: 'error', code: 'remote_agent_error' });
+      // Nor is the card's request: a card behind a redirect is refused.
+      const moved = await listenFetch(
+        new Hono().get('*', (c) => c.redirect(`${front.origin}/.well-known/agent-card.json`, 301))
+          .fetch,
+      );
+      try {
+        await expect(createRemoteSdkAgent(moved.origin)).rejects.toBeInstanceOf(
+          RemoteAgentCardError,
+        );
+      } finally {
+        await moved.close();
+      }
       expect(elsewhere).toEqual([]);
     } finally {
       await front.close();
@@ -471,11 +486,25 @@ describe('a remote agent card that cannot be used', () => {
         c.json(JSON.parse(JSON.stringify(card).replaceAll(served.baseUrl, '/s'))),
       ).fetch,
     );
+    const mixed = await listenFetch(
+      new Hono().get('*', (c) =>
+        c.json({
+          ...card,
+          supportedInterfaces: [
+            { ...card.supportedInterfaces[0], url: '/s/jsonrpc' },
+            ...card.supportedInterfaces,
+          ],
+        }),
+      ).fetch,
+    );
     try {
       await expect(createRemoteSdkAgent(relative.origin)).rejects.toThrow(
         /no interface at an absolute http\(s\) URL/,
       );
+      // One interface out of reach among others: the others are used.
+      expect(await (await createRemoteSdkAgent(mixed.origin)).invoke('kept')).toBe('kept');
     } finally {
+      await mixed.close();
       await relative.close();
       await served.close();
     }

@@ -86,7 +86,10 @@ const MAX_REASON_LENGTH = 300;
  * spaces, and at most 300 characters are kept. The error itself is the `cause`, for the log.
  */
 function reasonOf(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  let message = error instanceof Error ? error.message : String(error);
+  // `fetch` says only "fetch failed"; what failed (a refused connection, a redirect) is its cause.
+  const cause = (error as { cause?: unknown } | undefined)?.cause;
+  if (message === 'fetch failed' && cause instanceof Error) message += ` (${cause.message})`;
   const body = message.indexOf('. Response: ');
   const head = body === -1 ? message : message.slice(0, body);
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are the point
