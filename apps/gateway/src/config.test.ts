@@ -215,9 +215,25 @@ describe('resolveAgents', () => {
     }
   });
 
-  it('names the remote it cannot reach', async () => {
+  it('names the remote it cannot use, and why', async () => {
     await expect(
       resolveAgents({ remotes: [{ url: 'http://127.0.0.1:9/x', kind: 'a2a-http' }] }),
-    ).rejects.toThrow(/^remotes\.0: cannot reach http:\/\/127\.0\.0\.1:9\/x/);
+    ).rejects.toThrow(/^remotes\.0: cannot use http:\/\/127\.0\.0\.1:9\/x: .*ECONNREFUSED/);
+    // A remote that answers, with no card: said as it is, not as unreachable.
+    const remote = createServer((request, response) => {
+      request.resume();
+      response.writeHead(404, { 'content-type': 'application/json' });
+      response.end('{}');
+    });
+    await new Promise<void>((resolve) => remote.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(remote.address() as AddressInfo).port}`;
+      const refused = resolveAgents({ remotes: [{ url, kind: 'a2a-sdk' }] });
+      await expect(refused).rejects.toThrow(new RegExp(`^remotes\\.0: cannot use ${url}: `));
+      await expect(refused).rejects.not.toThrow(/cannot reach/);
+    } finally {
+      remote.closeAllConnections();
+      await new Promise((resolve) => remote.close(resolve));
+    }
   });
 });

@@ -26,8 +26,9 @@ async function connectRemote(remote: RemoteAgentConfig, index: number): Promise<
           ...(remote.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: remote.idleTimeoutMs }),
         });
   } catch (error) {
+    // Not "cannot reach": the remote may answer, with a card that cannot be used.
     throw new ConfigError(
-      `remotes.${index}: cannot reach ${remote.url}: ${(error as Error).message}`,
+      `remotes.${index}: cannot use ${remote.url}: ${(error as Error).message}`,
     );
   }
 }
