@@ -185,6 +185,12 @@ describe('createGateway', () => {
     const missing = await app.request('/.well-known/agent-card.json?agent=nobody');
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ error: { code: 'agent_not_found' } });
+    // An empty name is the caller's mistake, not an agent named ''.
+    const empty = await app.request('/.well-known/agent-card.json?agent=');
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toEqual({
+      error: { code: 'invalid_input', message: 'Invalid query parameter agent: must not be empty' },
+    });
   });
 
   it('serves the compat surface under /compat', async () => {

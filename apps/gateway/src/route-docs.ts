@@ -25,6 +25,7 @@ import type { RouteDoc } from './openapi.ts';
 export const rootCardQuerySchema = z.object({
   agent: z
     .string()
+    .min(1, 'must not be empty')
     .optional()
     .describe("The agent whose card to answer (default: the gateway's default agent)"),
 });
