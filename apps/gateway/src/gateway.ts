@@ -7,7 +7,6 @@ import {
   type AgentFailureListener,
   AgentNotFoundError,
   createMemoryTaskStore,
-  InvalidInputError,
   observeFailures,
 } from '@agentport/core';
 import {
@@ -18,6 +17,7 @@ import {
   jsonErrorHandler,
   jsonNotFoundHandler,
   methodNotAllowed,
+  parseQuery,
   RouteNotFoundError,
   refuseDotSegments,
   ShuttingDownError,
@@ -286,12 +286,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.get('/', (context) => context.json(index));
 
   app.get(AGENT_CARD_ROUTE, (context) => {
-    const query = rootCardQuerySchema.safeParse(context.req.query());
-    if (!query.success) {
-      const message = `Invalid query parameter agent: ${query.error.issues[0]?.message}`;
-      return errorResponse(new InvalidInputError(message, { field: 'agent' }));
-    }
-    const name = query.data.agent ?? defaultAgent;
+    const name = parseQuery(context.req.query(), rootCardQuerySchema).agent ?? defaultAgent;
     const server = a2aSdk.get(name);
     if (server === undefined) return errorResponse(new AgentNotFoundError(name));
     return server.app.request(AGENT_CARD_ROUTE, { headers: context.req.raw.headers });

@@ -45,6 +45,7 @@ export {
   writeAnswer,
   writeErrorAnswer,
 } from './http/node-answer.ts';
+export { parseQuery } from './http/parse-query.ts';
 export { incomingHeader, requestHeader, sentPath } from './http/request-header.ts';
 export { setResponseHeader } from './http/response-header.ts';
 export { agentFailure, writeAgentEvents } from './server/agent-events.ts';

@@ -3,6 +3,7 @@ import {
   limitBody,
   methodNotAllowed,
   parseJsonBody,
+  parseQuery,
   ShuttingDownError,
   SSE_HEADERS,
   setResponseHeader,
@@ -16,7 +17,6 @@ import {
   MAX_WAIT_SECONDS,
   waitQuerySchema,
 } from '../wire/task-schemas.ts';
-import { parseQuery } from './parse-query.ts';
 
 /** What the task routes need from their server. */
 export interface TaskRoutesOptions {

@@ -107,11 +107,11 @@ function isTerminal(state: TaskState | undefined): boolean {
 }
 
 /** A fetch whose every call (the answer and its body) must end within `timeoutMs`. */
-function fetchWithin(fetchImpl: typeof fetch | undefined, timeoutMs: number): typeof fetch {
+function fetchWithin(fetchImpl: typeof fetch, timeoutMs: number): typeof fetch {
   return (input, init) => {
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
-    return (fetchImpl ?? globalThis.fetch)(input, { ...init, signal });
+    return fetchImpl(input, { ...init, signal });
   };
 }
 
