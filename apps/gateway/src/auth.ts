@@ -17,8 +17,14 @@ function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
 }
 
+/**
+ * The token of a `Bearer` credential; the whole value when it names the scheme but is malformed
+ * (several `Authorization` headers joined, no token, a token with spaces), so that it counts as a
+ * key presented and refused rather than as no key at all. Other schemes give `undefined`.
+ */
 function bearerToken(authorization: string | undefined): string | undefined {
-  return /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+  if (authorization === undefined || !/^\s*Bearer(?:\s|$)/i.test(authorization)) return undefined;
+  return /^\s*Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? authorization;
 }
 
 /**

@@ -597,6 +597,30 @@ describe('auth', () => {
     );
   });
 
+  it.each([
+    ['two bearer tokens', ['Bearer one-key-0123456789', 'Bearer two-key-0123456789']],
+    ['no token', ['Bearer']],
+    ['a token with spaces', ['Bearer one two']],
+  ])('refuses a malformed bearer credential (%s) as an invalid key', async (_, values) => {
+    const headers = new Headers();
+    for (const value of values) headers.append('authorization', value);
+    const response = await app.request('/compat/agents', { headers });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe(
+      'Bearer realm="agentport", error="invalid_token"',
+    );
+    expect(await response.json()).toEqual({
+      error: { code: 'unauthorized', message: 'Invalid API key' },
+    });
+  });
+
+  it('treats another scheme as no API key', async () => {
+    const response = await app.request('/compat/agents', {
+      headers: { authorization: 'Basic dXNlcjpwYXNz' },
+    });
+    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="agentport"');
+  });
+
   it('accepts a valid key in either header, even beside a wrong one in the other', async () => {
     for (const headers of [
       { 'x-api-key': 'stale-key-stale-key', authorization: `Bearer ${KEY}` },
