@@ -79,7 +79,7 @@ export function createKeyCheck(
 export function apiKeyAuth(keys: readonly string[]): MiddlewareHandler {
   const check = createKeyCheck(keys);
   return async (context, next) => {
-    // OPTIONS too: with CORS on, its middleware (before this one) answers every OPTIONS itself.
+    // OPTIONS too: with CORS on, its middleware (before this one) answers every preflight itself.
     if (isPublicPath(context.req.path)) return next();
     const { key, valid } = check(
       context.req.header('authorization'),

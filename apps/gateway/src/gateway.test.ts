@@ -699,6 +699,20 @@ describe('CORS', () => {
     expect(preflight.headers.get('access-control-allow-methods')).toBe('GET,HEAD,POST,DELETE');
   });
 
+  it('asks for a key on an OPTIONS that is not a preflight', async () => {
+    const { app } = gateway({ cors: ['http://site.test'], apiKeys: [KEY] });
+    const plain = await app.request('/agents/echo/invoke', {
+      method: 'OPTIONS',
+      headers: { origin: 'http://site.test' },
+    });
+    expect(plain.status).toBe(401);
+    const withKey = await app.request('/agents/echo/invoke', {
+      method: 'OPTIONS',
+      headers: { origin: 'http://site.test', 'x-api-key': KEY },
+    });
+    expect(withKey.status).toBe(405);
+  });
+
   it("lets a page read a created task's Location and the request id", async () => {
     const { app } = gateway({ cors: ['http://site.test'] });
     const created = await app.request('/agents/echo/tasks', {

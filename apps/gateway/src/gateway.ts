@@ -235,14 +235,20 @@ export function createGateway(options: GatewayOptions): Gateway {
     });
   }
   if (options.cors !== undefined && options.cors !== false) {
-    app.use(
-      cors({
-        origin: options.cors === true ? '*' : options.cors,
-        // What some route answers (DELETE: the SDK's push-config routes); none takes PUT or PATCH.
-        allowMethods: ['GET', 'HEAD', 'POST', 'DELETE'],
-        // A page reads the request id of any answer, and where a created task lives.
-        exposeHeaders: ['X-Request-Id', 'Location'],
-      }),
+    const corsHeaders = cors({
+      origin: options.cors === true ? '*' : options.cors,
+      // What some route answers (DELETE: the SDK's push-config routes); none takes PUT or PATCH.
+      allowMethods: ['GET', 'HEAD', 'POST', 'DELETE'],
+      // A page reads the request id of any answer, and where a created task lives.
+      exposeHeaders: ['X-Request-Id', 'Location'],
+    });
+    // hono/cors answers every OPTIONS as a preflight; one that is not (no
+    // Access-Control-Request-Method) goes on to auth and the routes, as with CORS off.
+    app.use((context, next) =>
+      context.req.method === 'OPTIONS' &&
+      context.req.header('access-control-request-method') === undefined
+        ? next()
+        : corsHeaders(context, next),
     );
   }
   // While shutting down, every answer closes its connection: the listener is closed and the
