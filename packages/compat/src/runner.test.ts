@@ -260,6 +260,13 @@ describe('Runner.run', () => {
     );
   });
 
+  it("answers a hand-written agent's invalid_input error event as 400, as a defineAgent one", async () => {
+    const agent = handWritten('hand', [{ type: 'error', code: 'invalid_input', message: 'nope' }]);
+    await expect(createRunner(agent).run({ agent_name: 'hand', input: 'x' })).rejects.toMatchObject(
+      { code: 'invalid_input', message: 'nope', status: 400 },
+    );
+  });
+
   it('fails as agent_failure on a final output that is not a string', async () => {
     const agent = handWritten('hand', [{ type: 'done', output: 42 }]);
     const failure = await createRunner(agent)

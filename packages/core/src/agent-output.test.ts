@@ -21,6 +21,17 @@ describe('outputOf', () => {
     });
   });
 
+  it("reads a hand-written agent's error event on the caller's input as a 400, like a remote's", async () => {
+    for (const code of ['invalid_input', 'invalid_tool_arguments']) {
+      await expect(
+        outputOf(events({ type: 'error', code, message: 'nope' }), 'x'),
+      ).rejects.toMatchObject({ code, message: 'nope', status: 400 });
+    }
+    await expect(
+      outputOf(events({ type: 'error', code: 'quota', message: 'Out of quota' }), 'x'),
+    ).rejects.toMatchObject({ name: 'AgentFailureError', code: 'quota', status: 500 });
+  });
+
   it('fails as agent_failure on a done output that is not a string', async () => {
     const failure = await outputOf(
       events({ type: 'done', output: 42 as unknown as string }),

@@ -2,6 +2,7 @@ import { abortableReader } from './abortable.ts';
 import type { AgentEvent, DoneEvent, ErrorEvent } from './agent-event.ts';
 import { AgentFailureError } from './errors/agent-failure-error.ts';
 import type { AgentPortError } from './errors/agentport-error.ts';
+import { remoteTaskError } from './errors/remote-task-error.ts';
 import { PUSH_EVENTS, type PushedEvents } from './push-events.ts';
 
 const failures = new WeakMap<ErrorEvent, AgentPortError>();
@@ -12,11 +13,14 @@ export function rememberFailure(event: ErrorEvent, error: AgentPortError): Error
   return event;
 }
 
-/** The error an `error` event reports: the original when known, else an AgentFailureError. */
+/**
+ * The error an `error` event reports: the original when known; else, as a remote's report is read
+ * ({@link remoteTaskError}), a 400 for the caller's input (`invalid_input`,
+ * `invalid_tool_arguments`) and an AgentFailureError (500) with the event's code for anything else.
+ */
 export function errorFromEvent(event: ErrorEvent, agentName: string): AgentPortError {
   return (
-    failures.get(event) ??
-    new AgentFailureError({ agentName, code: event.code, message: event.message })
+    failures.get(event) ?? remoteTaskError({ agentName, code: event.code, message: event.message })
   );
 }
 

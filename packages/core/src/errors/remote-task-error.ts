@@ -15,7 +15,8 @@ export interface RemoteTaskFailure {
 }
 
 /**
- * The local error for a remote task that failed, for remote-agent adapters: a failure the remote
+ * The local error for a remote task that failed, for remote-agent adapters (and for the `error`
+ * event of a hand-written agent, see `errorFromEvent`): a failure the remote
  * put down to the caller's input (`invalid_input`, `invalid_tool_arguments`) is a 400 with that
  * code, as it would be were the agent local; anything else an `AgentFailureError` (500) with the
  * remote's code and message.
