@@ -1,6 +1,6 @@
 import { createA2AHttpClient } from '@agentport/a2a-http';
 import { agentCardUrlOf } from '@agentport/a2a-sdk';
-import { type Agent, errorFromEvent } from '@agentport/core';
+import { type Agent, errorFromEvent, InvalidInputError } from '@agentport/core';
 import { listen } from '@agentport/rest-sse';
 import { pino } from 'pino';
 import type { GatewayConfig } from './config.ts';
@@ -236,10 +236,20 @@ function looksLikeCard(document: unknown): boolean {
   );
 }
 
+/** A URL as errors show it: without credentials or query (which may carry a token). */
+function shownUrl(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
+}
+
 /** Fetches a remote agent card (hand-rolled `agent.json` or official `agent-card.json`) and prints it. */
 export async function printCard(url: string): Promise<number> {
   const tried: string[] = [];
   const candidates = url.endsWith('.json') ? [url] : [agentCardUrlOf(url)];
+  const { username, password } = new URL(candidates[0] as string);
+  if (username !== '' || password !== '') {
+    throw new InvalidInputError('The card URL must not contain credentials');
+  }
   for (const candidate of candidates) {
     const response = await fetch(candidate, {
       headers: { accept: 'application/json', 'a2a-version': '1.0' },
@@ -250,11 +260,13 @@ export async function printCard(url: string): Promise<number> {
         process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
         return 0;
       }
-      tried.push(`${candidate}: not an agent card (no name and endpoint, url or interfaces)`);
+      tried.push(
+        `${shownUrl(candidate)}: not an agent card (no name and endpoint, url or interfaces)`,
+      );
       continue;
     }
     tried.push(
-      `${candidate}: ${response instanceof Response ? `HTTP ${response.status}` : response.message}`,
+      `${shownUrl(candidate)}: ${response instanceof Response ? `HTTP ${response.status}` : response.message}`,
     );
   }
   try {

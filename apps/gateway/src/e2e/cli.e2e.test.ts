@@ -164,6 +164,26 @@ describe('CLI', () => {
     expect(stderr.trim().split('\n')).toHaveLength(1);
   });
 
+  it('card shows no credentials or query of the URL it was given', async () => {
+    const gateway = await start();
+    const { host } = new URL(gateway.url);
+    for (const [url, message] of [
+      [`http://user:s3cret@${host}/agents/echo?token=abc`, 'must not contain credentials'],
+      [
+        `${gateway.url}/agents/nobody?token=abc`,
+        '/agents/nobody/.well-known/agent-card.json: HTTP 404',
+      ],
+    ] as const) {
+      const failure = await run(process.execPath, [CLI, 'card', url]).catch(
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failure).toMatchObject({ code: 1 });
+      const { stderr } = failure as { stderr: string };
+      expect(stderr).toContain(message);
+      expect(stderr).not.toMatch(/s3cret|token/);
+    }
+  });
+
   it('card refuses a JSON document that is not an agent card', async () => {
     const gateway = await start();
     const failure = await run(process.execPath, [CLI, 'card', `${gateway.url}/openapi.json`]).catch(
