@@ -129,6 +129,67 @@ describe('listen', () => {
     await stopped;
   });
 
+  describe('Expect: 100-continue', () => {
+    const head = (path: string) =>
+      `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n`;
+    const served = new Hono()
+      .post('/refuse', (context) => context.json({ error: { code: 'nope' } }, 413))
+      .post('/echo', async (context) => context.text(`{${await context.req.text()}}`));
+
+    /** Sends the head, then the body once the server answers 100; resolves with all it wrote. */
+    function converse(port: number, path: string): Promise<string> {
+      return new Promise((resolve, reject) => {
+        let answer = '';
+        const socket = connect(port, '127.0.0.1', () => socket.write(head(path)));
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk) => {
+          answer += chunk;
+          if (answer === 'HTTP/1.1 100 Continue\r\n\r\n') socket.write('hello');
+          if (answer.includes('}')) setTimeout(() => socket.end(), 20);
+        });
+        socket.on('close', () => resolve(answer));
+        socket.on('error', reject);
+      });
+    }
+
+    it('sends no 100 before an answer given from the head alone, and closes the connection', async () => {
+      const { controller, address, stopped } = start({}, served);
+      const { port } = await address;
+      const answer = await converse(port, '/refuse');
+      expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+      expect(answer).not.toContain('100 Continue');
+      expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+      controller.abort();
+      await stopped;
+    });
+
+    it('sends the 100 when the body is read, on the app and on a Node fast path', async () => {
+      const controller = new AbortController();
+      const { port } = await new Promise<ListenAddress>((onListen) => {
+        void listen(served, {
+          signal: controller.signal,
+          onListen,
+          handleNode: (request, response) => {
+            if (request.url !== '/fast') return false;
+            let body = '';
+            request.setEncoding('utf8');
+            request.on('data', (chunk: string) => {
+              body += chunk;
+            });
+            request.on('end', () => response.end(`{${body}}`));
+            return true;
+          },
+        });
+      });
+      for (const path of ['/echo', '/fast']) {
+        const answer = await converse(port, path);
+        expect(answer, path).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 OK\r\n/);
+        expect(answer.endsWith('{hello}'), path).toBe(true);
+      }
+      controller.abort();
+    });
+  });
+
   it('answers an Expect other than 100-continue with a JSON 417 expectation_failed', async () => {
     const { controller, address, stopped } = start();
     const { port } = await address;

@@ -125,6 +125,21 @@ export function answerUnservable(error: unknown): Response {
 }
 
 /**
+ * For a request with `Expect: 100-continue`: sends the `100 Continue` when its body is first read
+ * (Node sends it before any handler runs), so a request refused from its head alone (401, 404, 413
+ * from `Content-Length`, 415) gets that answer and nothing else, and its client need not send the
+ * body (Node then closes the connection after the answer, since the client may send it anyway).
+ */
+function continueOnRead(request: IncomingMessage, response: ServerResponse): void {
+  const read = request._read;
+  request._read = function readAfterContinue(size) {
+    request._read = read;
+    if (!response.headersSent) response.writeContinue();
+    read.call(this, size);
+  };
+}
+
+/**
  * Serves a fetch app on Node until `signal` aborts; resolves once the server has stopped and the
  * port is released, rejects with a {@link ListenError} when it cannot listen.
  *
@@ -152,6 +167,16 @@ export function listen(app: FetchApp, options: ListenOptions = {}): Promise<void
       reject(new RangeError(`keepAliveTimeoutMs must be a number >= 0, not ${keepAliveTimeoutMs}`));
       return;
     }
+    const serve = (request: IncomingMessage, response: ServerResponse) => {
+      if (keepAliveTimeoutMs > 0) advertiseKeepAlive(response, keepAliveTimeoutMs);
+      let handled = false;
+      try {
+        handled = handleNode?.(request, response) ?? false;
+      } catch {
+        // A fast path that fails before taking the request leaves it to the app.
+      }
+      if (!handled) void listener(request, response);
+    };
     const server = createServer(
       {
         ...requestTimers(options.requestTimeoutMs),
@@ -159,21 +184,16 @@ export function listen(app: FetchApp, options: ListenOptions = {}): Promise<void
         // No timer set and cleared around every request: idle connections are swept instead.
         keepAliveTimeout: 0,
       },
-      (request, response) => {
-        if (keepAliveTimeoutMs > 0) advertiseKeepAlive(response, keepAliveTimeoutMs);
-        let handled = false;
-        try {
-          handled = handleNode?.(request, response) ?? false;
-        } catch {
-          // A fast path that fails before taking the request leaves it to the app.
-        }
-        if (!handled) void listener(request, response);
-      },
+      serve,
     );
     // Started once listening: a listen that fails leaves no sweep behind.
     let idleSweep: IdleSweep | undefined;
     server.on('clientError', answerClientError);
     server.on('checkExpectation', answerExpectationFailed);
+    server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+      continueOnRead(request, response);
+      serve(request, response);
+    });
     server.listen(port, hostname);
     let timer: ReturnType<typeof setTimeout> | undefined;
     let sweeper: ReturnType<typeof setInterval> | undefined;
