@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Listening, listenFetch } from '../test-support/listen.ts';
 import { firstStep, sseResponse } from './sse.ts';
 
@@ -54,6 +54,38 @@ describe('sseResponse', () => {
       rest += decoder.decode(chunk.value);
     }
     expect(rest).toBe('data: {"value":2}\n\n');
+  });
+
+  it('drains the iterator to its end once the client has gone, without encoding the rest', async () => {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let drained = false;
+    async function* events() {
+      try {
+        yield 1;
+        await released;
+        for (let value = 2; value <= 100; value += 1) yield value;
+      } finally {
+        drained = true;
+      }
+    }
+    const encoded: number[] = [];
+    const iterator = events();
+    const response = await sseResponse(iterator, await firstStep(iterator), {
+      ...options,
+      encode: (value: number) => {
+        encoded.push(value);
+        return { value };
+      },
+    });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    await reader.cancel();
+    release();
+    await vi.waitFor(() => expect(drained).toBe(true));
+    expect(encoded).toEqual([1]);
   });
 
   it('writes a heartbeat comment after an interval without events, and none while events flow', async () => {

@@ -50,7 +50,8 @@ function stepWithinTurn<T>(
  * turn of the event loop, and afterwards each batch of events that arrive within one turn, leave
  * in one write: a quick task's whole stream is a single response body with its headers, instead
  * of a socket write (a syscall) for the headers, each event and the end. When the client goes away
- * the iterator is still drained to its end: the SDK persists task state inside it.
+ * the iterator is still drained to its end (the SDK persists task state inside it), without
+ * encoding what it yields.
  */
 export async function sseResponse<T>(
   iterator: AsyncIterator<T>,
@@ -117,10 +118,12 @@ export async function sseResponse<T>(
           result.done !== true;
           result = await iterator.next()
         ) {
-          send(formatSSEEvent(options.encode(result.value)));
+          // Once the client has gone, the rest is drained unencoded: a task with thousands of
+          // dropped subscribers cost the encoding of every event for each of them.
+          if (open) send(formatSSEEvent(options.encode(result.value)));
         }
       } catch (error) {
-        send(formatSSEErrorEvent(options.encodeError(error)));
+        if (open) send(formatSSEErrorEvent(options.encodeError(error)));
       } finally {
         clearInterval(heartbeat);
         if (scheduled !== undefined) clearImmediate(scheduled);
