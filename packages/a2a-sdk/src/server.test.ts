@@ -2,9 +2,10 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { InvalidInputError } from '@agentport/core';
-import { createEchoAgent } from '@agentport/core/agents';
+import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { describe, expect, it, vi } from 'vitest';
 import { createA2ASdkServer } from './server.ts';
+import { ListenerExecutionEventBus } from './store/event-bus.ts';
 import { listenFetch } from './test-support/listen.ts';
 
 const config = {
@@ -410,6 +411,65 @@ describe('createA2ASdkServer', () => {
         413,
         null,
       ]);
+    }
+  });
+
+  it('lets go of a subscription whose client leaves, on every binding, while the task runs on', async () => {
+    const on = vi.spyOn(ListenerExecutionEventBus.prototype, 'on');
+    const off = vi.spyOn(ListenerExecutionEventBus.prototype, 'off');
+    const listening = () =>
+      on.mock.calls.filter(([name]) => name === 'event').length -
+      off.mock.calls.filter(([name]) => name === 'event').length;
+    try {
+      const { app } = createA2ASdkServer(createTickerAgent(), config);
+      const started = await app.request('/jsonrpc', {
+        method: 'POST',
+        headers: V1,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'SendStreamingMessage',
+          params: {
+            message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: '1000 every 10ms' }] },
+          },
+        }),
+      });
+      const starter = (started.body as ReadableStream<Uint8Array>).getReader();
+      const first = new TextDecoder().decode((await starter.read()).value);
+      const id = /"id":"([^"]+)"/.exec(first.slice(first.indexOf('"task"')))?.[1] as string;
+      const legacy = { 'content-type': 'application/json' };
+      const rpc = (method: string) => ({ jsonrpc: '2.0', id: 2, method, params: { id } });
+      const subscriptions: [string, RequestInit][] = [
+        ['/jsonrpc', { method: 'POST', headers: V1, body: JSON.stringify(rpc('SubscribeToTask')) }],
+        [
+          '/jsonrpc',
+          { method: 'POST', headers: legacy, body: JSON.stringify(rpc('tasks/resubscribe')) },
+        ],
+        [`/rest/tasks/${id}:subscribe`, { method: 'POST', headers: V1 }],
+        [`/rest/v1/tasks/${id}:subscribe`, { method: 'POST', headers: legacy }],
+      ];
+      for (const [path, init] of subscriptions) {
+        const before = listening();
+        const response = await app.request(path, init);
+        const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+        await reader.read();
+        expect(listening(), path).toBe(before + 1);
+        await reader.cancel();
+        // Let go at the task's next event (a tick every 10 ms), not when the task ends.
+        await vi.waitFor(() => expect(listening(), path).toBe(before));
+      }
+      await starter.cancel();
+      const canceled = await app.request('/jsonrpc', {
+        method: 'POST',
+        headers: V1,
+        body: JSON.stringify(rpc('CancelTask')),
+      });
+      expect(await canceled.json()).toMatchObject({
+        result: { status: { state: 'TASK_STATE_CANCELED' } },
+      });
+    } finally {
+      on.mockRestore();
+      off.mockRestore();
     }
   });
 

@@ -139,6 +139,12 @@ function failsAsSse(body: unknown, versionHeader: string | undefined): boolean {
   return method === LEGACY_METHOD_MESSAGE_STREAM && versionHeader === undefined;
 }
 
+/** Whether a JSON-RPC call subscribes to a task's events (`SubscribeToTask`, v0.3's resubscribe). */
+function isSubscription(body: unknown): boolean {
+  const method = (body as { method?: unknown } | undefined)?.method;
+  return method === 'SubscribeToTask' || method === LEGACY_METHOD_TASKS_RESUBSCRIBE;
+}
+
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
   return (
     typeof (value as AsyncIterable<unknown> | undefined)?.[Symbol.asyncIterator] === 'function'
@@ -222,6 +228,7 @@ export function createJsonRpcHandler(options: JsonRpcRouteOptions): Handler {
         encode: (value) => value,
         encodeError: errorEnvelope,
         headers,
+        stopWhenGone: isSubscription(body),
       });
     } catch (error) {
       const response = errorEnvelope(error);

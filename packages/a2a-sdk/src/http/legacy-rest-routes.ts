@@ -138,6 +138,7 @@ export function registerLegacyRestRoutes(rest: Hono<RestEnv>, options: RestRoute
     c: RestContext,
     context: ServerCallContext,
     events: AsyncGenerator<unknown>,
+    stopWhenGone = false,
   ) => {
     const first = await firstStep(events);
     const headers = extensionHeaders(context, true);
@@ -146,6 +147,7 @@ export function registerLegacyRestRoutes(rest: Hono<RestEnv>, options: RestRoute
       encode: (value) => encodeLegacyEvent(value as LegacyEvent),
       encodeError: toLegacyHTTPError,
       headers,
+      stopWhenGone,
     });
   };
   const taskId = (c: RestContext, suffix = '') => {
@@ -187,7 +189,7 @@ export function registerLegacyRestRoutes(rest: Hono<RestEnv>, options: RestRoute
     }),
   );
   const subscribe = route(async (c, context) =>
-    stream(c, context, await transport.resubscribe(taskId(c, ':subscribe'), context)),
+    stream(c, context, await transport.resubscribe(taskId(c, ':subscribe'), context), true),
   );
   rest.get('/v1/tasks/:taskId{[^/]+:subscribe}', subscribe);
   rest.post('/v1/tasks/:taskId{[^/]+:subscribe}', subscribe);

@@ -140,6 +140,7 @@ export function registerRestRoutes(rest: Hono<RestEnv>, options: RestRouteOption
     c: RestContext,
     context: ServerCallContext,
     events: AsyncGenerator<StreamResponse>,
+    stopWhenGone = false,
   ) => {
     const first = await firstStep(events);
     const headers = extensionHeaders(context);
@@ -148,6 +149,7 @@ export function registerRestRoutes(rest: Hono<RestEnv>, options: RestRouteOption
       encode: (event) => StreamResponse.toJSON(event),
       encodeError: (error) => toRestErrorBody(error, restStatusFor(error)),
       headers,
+      stopWhenGone,
     });
   };
 
@@ -188,6 +190,7 @@ export function registerRestRoutes(rest: Hono<RestEnv>, options: RestRouteOption
             { id: taskIdOf(c, ':subscribe'), tenant: tenantOf(c) },
             context,
           ),
+          true,
         ),
     ]),
     [

@@ -88,6 +88,34 @@ describe('sseResponse', () => {
     expect(encoded).toEqual([1]);
   });
 
+  it('with stopWhenGone, stops the iterator when the client goes away instead of draining it', async () => {
+    let pulled = 0;
+    let stopped = false;
+    async function* events() {
+      try {
+        for (;;) {
+          pulled += 1;
+          yield pulled;
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      } finally {
+        stopped = true;
+      }
+    }
+    const iterator = events();
+    const response = await sseResponse(iterator, await firstStep(iterator), {
+      ...options,
+      stopWhenGone: true,
+    });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    await reader.cancel();
+    await vi.waitFor(() => expect(stopped).toBe(true));
+    const atStop = pulled;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(pulled).toBe(atStop);
+  });
+
   it('writes a heartbeat comment after an interval without events, and none while events flow', async () => {
     server = await listenFetch(async () => {
       const iterator = (async function* () {

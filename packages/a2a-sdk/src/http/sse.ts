@@ -14,6 +14,12 @@ export interface SseOptions<T> {
    * stream open; A2A clients skip SSE comments.
    */
   heartbeatMs?: number;
+  /**
+   * Stop the iterator (`return()`) when the client goes away, rather than draining it: for a
+   * subscription, which persists nothing (a dropped one kept the SDK copying every event of its
+   * task to it until the task ended).
+   */
+  stopWhenGone?: boolean;
 }
 
 /** The SSE comment that keeps an idle stream open, as the REST/SSE surface writes it. */
@@ -136,6 +142,7 @@ export async function sseResponse<T>(
     },
     cancel() {
       open = false;
+      if (options.stopWhenGone === true) iterator.return?.().catch(() => undefined);
     },
   });
   return new Response(body, { status: 200, headers });
