@@ -116,6 +116,41 @@ describe('sseResponse', () => {
     expect(pulled).toBe(atStop);
   });
 
+  describe('a reader past the backlog cap', () => {
+    const big = 'x'.repeat(600);
+    async function* burst() {
+      yield 0;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      for (let value = 1; value <= 20; value += 1) yield value;
+    }
+    const capped = {
+      encode: (value: number) => ({ value, big }),
+      encodeError: options.encodeError,
+      maxBacklogBytes: 1000,
+    };
+
+    it('is cut once it is still behind when its grace is up, the stream ended or not', async () => {
+      const iterator = burst();
+      const response = await sseResponse(iterator, await firstStep(iterator), {
+        ...capped,
+        slowReaderGraceMs: 30,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      await expect(reader.read()).rejects.toThrow('The reader fell too far behind');
+    });
+
+    it('is not cut when it takes the backlog within its grace, however far behind a burst put it', async () => {
+      const iterator = burst();
+      const response = await sseResponse(iterator, await firstStep(iterator), {
+        ...capped,
+        slowReaderGraceMs: 1_000,
+      });
+      const text = await response.text();
+      expect(text.match(/^data: /gm)).toHaveLength(21);
+    });
+  });
+
   it('writes a heartbeat comment after an interval without events, and none while events flow', async () => {
     server = await listenFetch(async () => {
       const iterator = (async function* () {

@@ -20,7 +20,19 @@ export interface SseOptions<T> {
    * task to it until the task ended).
    */
   stopWhenGone?: boolean;
+  /**
+   * How far behind (bytes written but not yet taken) a reader may fall (default 1 MiB), and for
+   * how long (default 10 s): a reader still past the cap when that time is up is cut off (its
+   * connection closed), so a client that stops reading does not hold its backlog for ever.
+   */
+  maxBacklogBytes?: number;
+  slowReaderGraceMs?: number;
 }
+
+const MAX_BACKLOG_BYTES = 1024 * 1024;
+const SLOW_READER_GRACE_MS = 10_000;
+/** The error a stuck reader's stream ends with (nobody reads it: the connection is closed). */
+const SLOW_READER = new Error('The reader fell too far behind; the stream was cut');
 
 /** The SSE comment that keeps an idle stream open, as the REST/SSE surface writes it. */
 const HEARTBEAT = ': heartbeat\n\n';
@@ -89,62 +101,90 @@ export async function sseResponse<T>(
   if (!open) return new Response(text, { status: 200, headers });
 
   const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      let pending = text;
-      let scheduled: ReturnType<typeof setImmediate> | undefined;
-      const flush = () => {
-        scheduled = undefined;
-        if (!open || pending === '') return;
-        const chunk = pending;
-        pending = '';
-        try {
-          controller.enqueue(encoder.encode(chunk));
-        } catch {
+  const stopIterator = () => {
+    if (options.stopWhenGone === true) iterator.return?.().catch(() => undefined);
+  };
+  let judging: ReturnType<typeof setTimeout> | undefined;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async start(controller) {
+        let pending = text;
+        let scheduled: ReturnType<typeof setImmediate> | undefined;
+        /** Cuts a reader still past the cap once its grace is up (the stream may have ended since). */
+        const judge = () => {
+          judging = undefined;
+          if ((controller.desiredSize ?? 0) >= 0) return;
           open = false;
-        }
-      };
-      flush();
-      let quiet = true;
-      const send = (event: string) => {
-        if (!open) return;
-        quiet = false;
-        pending += event;
-        scheduled ??= setImmediate(flush);
-      };
-      // Beats only after a whole interval without an event.
-      const heartbeat = setInterval(() => {
-        if (quiet) send(HEARTBEAT);
-        quiet = true;
-      }, options.heartbeatMs ?? HEARTBEAT_MS);
-      heartbeat.unref();
-      try {
-        for (
-          let result = await (next ?? iterator.next());
-          result.done !== true;
-          result = await iterator.next()
-        ) {
-          // Once the client has gone, the rest is drained unencoded: a task with thousands of
-          // dropped subscribers cost the encoding of every event for each of them.
-          if (open) send(formatSSEEvent(options.encode(result.value)));
-        }
-      } catch (error) {
-        if (open) send(formatSSEErrorEvent(options.encodeError(error)));
-      } finally {
-        clearInterval(heartbeat);
-        if (scheduled !== undefined) clearImmediate(scheduled);
+          stopIterator();
+          try {
+            controller.error(SLOW_READER);
+          } catch {
+            // Already errored.
+          }
+        };
+        const flush = () => {
+          scheduled = undefined;
+          if (!open || pending === '') return;
+          const chunk = pending;
+          pending = '';
+          try {
+            controller.enqueue(encoder.encode(chunk));
+          } catch {
+            open = false;
+            return;
+          }
+          if (judging === undefined && (controller.desiredSize ?? 0) < 0) {
+            judging = setTimeout(judge, options.slowReaderGraceMs ?? SLOW_READER_GRACE_MS);
+            judging.unref();
+          }
+        };
         flush();
-        if (open) {
-          open = false;
-          controller.close();
+        let quiet = true;
+        const send = (event: string) => {
+          if (!open) return;
+          quiet = false;
+          pending += event;
+          scheduled ??= setImmediate(flush);
+        };
+        // Beats only after a whole interval without an event.
+        const heartbeat = setInterval(() => {
+          if (quiet) send(HEARTBEAT);
+          quiet = true;
+        }, options.heartbeatMs ?? HEARTBEAT_MS);
+        heartbeat.unref();
+        try {
+          for (
+            let result = await (next ?? iterator.next());
+            result.done !== true;
+            result = await iterator.next()
+          ) {
+            // Once the client has gone, the rest is drained unencoded: a task with thousands of
+            // dropped subscribers cost the encoding of every event for each of them.
+            if (open) send(formatSSEEvent(options.encode(result.value)));
+          }
+        } catch (error) {
+          if (open) send(formatSSEErrorEvent(options.encodeError(error)));
+        } finally {
+          clearInterval(heartbeat);
+          if (scheduled !== undefined) clearImmediate(scheduled);
+          flush();
+          if (open) {
+            open = false;
+            controller.close();
+          }
         }
-      }
+      },
+      cancel() {
+        open = false;
+        clearTimeout(judging);
+        stopIterator();
+      },
     },
-    cancel() {
-      open = false;
-      if (options.stopWhenGone === true) iterator.return?.().catch(() => undefined);
+    {
+      highWaterMark: options.maxBacklogBytes ?? MAX_BACKLOG_BYTES,
+      size: (chunk) => chunk.byteLength,
     },
-  });
+  );
   return new Response(body, { status: 200, headers });
 }
 
