@@ -408,6 +408,25 @@ describe('createSSEWriter over a Node writable', () => {
   });
 });
 
+describe('a stream that ends far ahead of its reader', () => {
+  it('drops a reader that takes nothing of the backlog in a grace period, not one that reads', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const stuck = stalledWritable();
+    const slow = stalledWritable();
+    for (const { writable } of [stuck, slow]) {
+      const writer = createSSEWriter(writable, { maxBufferedBytes: 100, heartbeatMs: 0 });
+      writer.write({ data: 'z'.repeat(500), id: 1 });
+      writer.close();
+    }
+    await nextTick();
+    vi.advanceTimersByTime(5_000);
+    slow.drain();
+    vi.advanceTimersByTime(5_000);
+    expect(stuck.writable.destroyed).toBe(true);
+    expect(slow.writable.destroyed).toBe(false);
+  });
+});
+
 describe('creating a writer on something that cannot stream', () => {
   const errored = () => {
     let controller: ReadableStreamDefaultController<Uint8Array> | undefined;

@@ -125,6 +125,19 @@ function joinShutdown(signal: AbortSignal, writer: StreamWriter): void {
   members.add(writer);
 }
 
+/**
+ * A stream that ended more than the cap ahead of its reader: the reader is dropped if it takes
+ * nothing of that backlog in a grace period (one that keeps taking it is given another), rather
+ * than holding it for as long as it stays connected.
+ */
+function dropIfStuck(sink: SSESink, left: number): void {
+  setTimeout(() => {
+    const now = sink.buffered();
+    if (now >= left) sink.destroy();
+    else if (now > 0) dropIfStuck(sink, now);
+  }, OVERFLOW_GRACE_MS).unref?.();
+}
+
 class StreamWriter implements SSEWriter, HeartbeatMember, SSESinkOwner, EventListenerObject {
   readonly #sink: SSESink;
   readonly #ended = new AbortController();
@@ -190,6 +203,8 @@ class StreamWriter implements SSEWriter, HeartbeatMember, SSESinkOwner, EventLis
     if (this.#shutdownSignal !== undefined) shutdownGroups.get(this.#shutdownSignal)?.delete(this);
     this.#ended.abort(STREAM_ENDED);
     this.#sink.close();
+    const left = this.#sink.buffered();
+    if (left > this.#maxBufferedBytes) dropIfStuck(this.#sink, left);
   }
 
   /** The caller's signal aborted. */
