@@ -156,8 +156,7 @@ async function loadCard(
 }
 
 function isHttpUrl(url: unknown): boolean {
-  if (typeof url !== 'string' || !URL.canParse(url)) return false;
-  const { protocol } = new URL(url);
+  const protocol = typeof url === 'string' ? URL.parse(url)?.protocol : undefined;
   return protocol === 'http:' || protocol === 'https:';
 }
 

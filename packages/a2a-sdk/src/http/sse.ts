@@ -158,8 +158,8 @@ export async function sseResponse<T>(
             result.done !== true;
             result = await iterator.next()
           ) {
-            // Once the client has gone, the rest is drained unencoded: a task with thousands of
-            // dropped subscribers cost the encoding of every event for each of them.
+            // Once the client has gone, a stream still drained (for its task's sake, see above)
+            // encodes nothing more: nobody reads it.
             if (open) send(formatSSEEvent(options.encode(result.value)));
           }
         } catch (error) {

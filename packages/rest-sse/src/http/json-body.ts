@@ -11,6 +11,7 @@ import {
   UnsupportedContentEncodingError,
   UnsupportedMediaTypeError,
 } from './http-errors.ts';
+import { invalidInputOf } from './invalid-input-of.ts';
 import { requestHeader } from './request-header.ts';
 
 /** The default request body limit: 1 MiB. */
@@ -53,12 +54,6 @@ export function limitBody(maxBytes: number = DEFAULT_MAX_BODY_BYTES): Middleware
     }
     return counting(context, next);
   };
-}
-
-function describeIssue(issue: z.core.$ZodIssue | undefined): string {
-  if (issue === undefined) return 'Invalid request body';
-  const path = issue.path.length > 0 ? issue.path.join('.') : 'body';
-  return `${path}: ${issue.message}`;
 }
 
 /** The media type of a `Content-Type`, without its parameters. */
@@ -149,10 +144,7 @@ export function parseJsonText<TSchema extends z.ZodType>(
     throw new InvalidInputError(PROTOTYPE_KEY, { field: '' });
   }
   const result = schema.safeParse(body);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    throw new InvalidInputError(describeIssue(issue), { field: issue?.path.join('.') ?? '' });
-  }
+  if (!result.success) throw invalidInputOf(result.error, 'body');
   return result.data;
 }
 

@@ -1,5 +1,5 @@
-import { InvalidInputError } from '@agentport/core';
 import type * as z from 'zod';
+import { invalidInputOf } from './invalid-input-of.ts';
 
 /**
  * Parses a request's query parameters with `schema`; a mismatch is a 400 `invalid_input` naming
@@ -14,11 +14,5 @@ export function parseQuery<TSchema extends z.ZodType>(
 ): z.output<TSchema> {
   const result = schema.safeParse(query);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const field = issue?.path.join('.');
-  const what =
-    issue === undefined ? 'invalid' : field ? `${field}: ${issue.message}` : issue.message;
-  throw new InvalidInputError(`Invalid query parameter ${what}`, {
-    ...(field === undefined ? {} : { field }),
-  });
+  throw invalidInputOf(result.error, 'query', 'Invalid query parameter ');
 }
