@@ -6,6 +6,7 @@ import type {
   Message,
   SendMessageRequest,
   StreamResponse,
+  SubscribeToTaskRequest,
   Task,
   TaskState,
 } from '@a2a-js/sdk';
@@ -13,13 +14,15 @@ import { TaskState as State } from '@a2a-js/sdk';
 import {
   A2AError,
   RequestMalformedError,
-  type UnsupportedOperationError,
+  TaskNotFoundError,
+  UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
 import {
   type AgentExecutor,
   DefaultRequestHandler,
   type DefaultRequestHandlerOptions,
   type ExecutionEventBusManager,
+  ExecutionEventQueue,
   type RequestContext,
   type ServerCallContext,
   type TaskStore,
@@ -68,10 +71,11 @@ export interface FastPathRequestHandlerOptions extends DefaultRequestHandlerOpti
  * a new task (no `taskId`, no push-notification config). There the task is
  * built once and updated in place by each event, and saved to the store after each change, without
  * the SDK's deep copies of the request, the user message, each task event and (for push
- * notifications, even when they are off) the whole task on every event. Everything else
- * (follow-up messages, push configs, GetTask, ListTasks, CancelTask, resubscribing, the extended
- * card) is the SDK's own code over the same store and event buses, once a `historyLength` that is
- * not a non-negative integer has been refused.
+ * notifications, even when they are off) the whole task on every event. Resubscribing is the
+ * SDK's, except that it stops when the caller goes away. Everything else (follow-up messages,
+ * push configs, GetTask, ListTasks, CancelTask, the extended card) is the SDK's own code over the
+ * same store and event buses, once a `historyLength` that is not a non-negative integer has been
+ * refused.
  *
  * @example
  * const handler = new FastPathRequestHandler(card, createA2ATaskStore(), createAgentExecutor(agent),
@@ -152,6 +156,45 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
       return super.sendMessageStream(params, context);
     }
     return this.#stream(params, context);
+  }
+
+  /**
+   * The task as it is, then its events until it ends or needs input, as the SDK's resubscribe;
+   * but the events' queue stops as soon as the caller goes away. (The SDK's waits for the task's
+   * next event before it can end: a dropped subscription to a quiet task, one waiting for input
+   * or working without a word, was held, its listeners on the task's bus, until that came.)
+   */
+  override async *resubscribe(
+    params: SubscribeToTaskRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    if (this.#card.capabilities?.streaming !== true) {
+      throw new UnsupportedOperationError('Streaming (and thus resubscription) is not supported.');
+    }
+    const taskId = params.id;
+    if (!taskId || taskId.trim() === '') throw new RequestMalformedError('Task ID is required');
+    // Listening starts before the task is read, so no event falls between the two.
+    const bus = this.#buses.getByTaskId(taskId, context);
+    const queue = bus === undefined ? undefined : new ExecutionEventQueue(bus);
+    if (queue !== undefined) onCallerGone(context, () => queue.stop());
+    try {
+      const task = await this.#store.load(taskId, context);
+      if (task === undefined) throw new TaskNotFoundError(`Task not found: ${taskId}`);
+      const state = task.status?.state;
+      if (state !== undefined && TERMINAL_STATES.has(state)) {
+        throw new UnsupportedOperationError(
+          `Task ${taskId} is in a terminal state (${state}) and cannot be subscribed to.`,
+        );
+      }
+      yield { payload: { $case: 'task', value: task } };
+      if (queue === undefined) return;
+      for await (const event of queue.events()) {
+        const eventTaskId = event.kind === 'task' ? event.data.id : event.data.taskId;
+        if (event.kind !== 'message' && eventTaskId === taskId) yield toStreamResponse(event);
+      }
+    } finally {
+      queue?.stop();
+    }
   }
 
   override getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
