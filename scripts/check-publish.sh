@@ -14,3 +14,13 @@ if grep -nE '(:|<|\||,)\s*any\b' dist/*.d.ts | grep -vE '^[^:]+:[0-9]+:\s*(\*|//
   echo "$(basename "$PWD"): declarations fell back to any (above)" >&2
   exit 1
 fi
+# A library whose values cross the package's API both ways (a user's zod schemas, a user's Hono
+# app) must be the user's own copy: a peer dependency. As a dependency, a user on another version
+# of it gets a second copy, and their schemas or apps no longer type-check against ours.
+for shared in zod hono; do
+  if grep -qE "from ['\"]${shared}['\"]" dist/*.d.ts &&
+    ! node -e "const p = require('./package.json'); process.exit(p.peerDependencies?.['${shared}'] && !p.dependencies?.['${shared}'] ? 0 : 1)"; then
+    echo "$(basename "$PWD"): its declarations name ${shared}, which must be a peer dependency (not a dependency)" >&2
+    exit 1
+  fi
+done
