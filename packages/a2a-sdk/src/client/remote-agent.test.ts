@@ -357,12 +357,18 @@ describe('a remote agent that fails', () => {
     }
   });
 
-  it('reports a remote that goes away mid-call as a remote agent error', async () => {
+  it("reports a remote that goes away mid-call as a remote agent error, without the remote's address", async () => {
     const served = await serveAgent(createEchoAgent('vanishing'));
     const remote = await createRemoteSdkAgent(served.baseUrl);
     await served.close();
     const error = await remote.invoke('anyone?').catch((caught: unknown) => caught);
     expect(AgentPortError.isInstance(error) && error.code).toBe('remote_agent_error');
+    // What failed, by its code; the address (a gateway's callers would be told it) stays in the cause.
+    const { host } = new URL(served.baseUrl);
+    expect((error as Error).message).toBe(
+      "Remote agent 'vanishing' could not be called: fetch failed (ECONNREFUSED)",
+    );
+    expect(String(((error as Error).cause as Error).cause)).toContain(host);
   });
 });
 

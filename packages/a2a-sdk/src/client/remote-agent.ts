@@ -79,17 +79,30 @@ export function agentNameOf(displayName: string): string {
 /** The most of a remote's error that callers are shown (the whole stays in the error's cause). */
 const MAX_REASON_LENGTH = 300;
 
+/** What a `fetch` failure's cause says: its whole message (for the operator, at start). */
+const causeMessage = (cause: Error): string => cause.message;
+
+/**
+ * What a `fetch` failure's cause says to a call's callers: its code (`ECONNREFUSED`, `ENOTFOUND`)
+ * rather than its message, which names the remote's address or host name (a gateway serving the
+ * agent would hand it to anyone who calls, as the a2a-http remote agent does not).
+ */
+const causeCode = (cause: Error): string => {
+  const code = (cause as { code?: unknown }).code;
+  return typeof code === 'string' ? code : cause.message;
+};
+
 /**
  * Why a call failed, as callers may be told it: the SDK's transports end their HTTP errors with
  * the remote's whole answer body (`... Status: 502 Bad Gateway. Response: <html>...`), which may
  * name its internals and be of any size; that part is left out, control characters become
  * spaces, and at most 300 characters are kept. The error itself is the `cause`, for the log.
  */
-function reasonOf(error: unknown): string {
+function reasonOf(error: unknown, describeCause = causeMessage): string {
   let message = error instanceof Error ? error.message : String(error);
   // `fetch` says only "fetch failed"; what failed (a refused connection, a redirect) is its cause.
   const cause = (error as { cause?: unknown } | undefined)?.cause;
-  if (message === 'fetch failed' && cause instanceof Error) message += ` (${cause.message})`;
+  if (message === 'fetch failed' && cause instanceof Error) message += ` (${describeCause(cause)})`;
   const body = message.indexOf('. Response: ');
   const head = body === -1 ? message : message.slice(0, body);
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are the point
@@ -204,7 +217,7 @@ export async function createRemoteSdkAgent(
   const failure = (error: unknown, signal: AbortSignal | undefined): AgentPortError => {
     if (signal?.aborted) return new CancellationError(undefined, { cause: error });
     if (AgentPortError.isInstance(error)) return error;
-    return new RemoteAgentError(name, reasonOf(error), { cause: error });
+    return new RemoteAgentError(name, reasonOf(error, causeCode), { cause: error });
   };
 
   /** Best-effort cancel of the remote task (by id, or found through its context), bounded in time. */
