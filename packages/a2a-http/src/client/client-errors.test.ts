@@ -115,18 +115,32 @@ describe('client errors', () => {
     const remoteMessage = `\u001b[31mred\r\nsecond line ${'x'.repeat(400)}`;
     const error = new RemoteHttpError({
       operation: 'getTask',
-      httpStatus: 500,
+      httpStatus: 409,
       remoteCode: `odd\ncode${'c'.repeat(100)}`,
       remoteMessage,
     });
     // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are the point
     expect(error.message).not.toMatch(/[\u0000-\u001f\u007f]/);
     expect(error.message).toMatch(
-      /^getTask failed: the remote answered 500 odd codec{56}\.\.\.: \[31mred second line x+\.\.\.$/,
+      /^getTask failed: the remote answered 409 odd codec{56}\.\.\.: \[31mred second line x+\.\.\.$/,
     );
     expect(error.message.length).toBeLessThan(450);
     // The whole of it stays on the error, for the log.
     expect(error.remoteMessage).toBe(remoteMessage);
+  });
+
+  it("shows a server error's code but not its message, which is about the remote's internals", () => {
+    const remoteMessage = 'db password=hunter2 at /srv/app.js';
+    for (const httpStatus of [500, 503]) {
+      const error = new RemoteHttpError({
+        operation: 'createTask',
+        httpStatus,
+        remoteCode: 'internal',
+        remoteMessage,
+      });
+      expect(error.message).toBe(`createTask failed: the remote answered ${httpStatus} internal`);
+      expect(error.remoteMessage).toBe(remoteMessage);
+    }
   });
 
   it('rejects with RemoteTimeoutError when the remote does not answer in time', async () => {

@@ -34,15 +34,16 @@ export class RemoteHttpError extends AgentPortError {
   readonly httpStatus: number;
   /** The remote's error code, such as `task_not_cancelable`, when it sent one. */
   readonly remoteCode: string | undefined;
-  /** The remote's error message, when it sent one. */
+  /** The remote's error message, when it sent one (in `message` too, unless a 5xx's). */
   readonly remoteMessage: string | undefined;
 
   constructor(options: RemoteHttpErrorOptions) {
     const { operation, httpStatus, remoteCode, remoteMessage } = options;
+    // A server error's message is about the remote's internals (a gateway serving a remote agent
+    // would pass it to whoever calls): its code is shown, its message only kept on the error.
+    const shown = httpStatus < 500 ? `: ${printable(remoteMessage ?? '', MAX_MESSAGE_LENGTH)}` : '';
     const detail =
-      remoteCode === undefined
-        ? ''
-        : ` ${printable(remoteCode, MAX_CODE_LENGTH)}: ${printable(remoteMessage ?? '', MAX_MESSAGE_LENGTH)}`;
+      remoteCode === undefined ? '' : ` ${printable(remoteCode, MAX_CODE_LENGTH)}${shown}`;
     super({
       code: 'remote_http_error',
       message: `${operation} failed: the remote answered ${httpStatus}${detail}`,
