@@ -117,7 +117,9 @@ describe('toLegacyAgentCard', () => {
       preferredTransport: 'JSONRPC',
       protocolVersion: '0.3',
       capabilities: { streaming: true, pushNotifications: false },
+      // Every v0.3 interface, the main one included (v0.3: SHOULD).
       additionalInterfaces: [
+        { url: 'http://localhost:8080/a2a/assistant/jsonrpc', transport: 'JSONRPC' },
         { url: 'http://localhost:8080/a2a/assistant/rest', transport: 'HTTP+JSON' },
       ],
       provider: { organization: 'AgentPort', url: 'https://agentport.dev' },

@@ -66,7 +66,8 @@ export function toLegacyAgentCard(card: AgentCard): Record<string, unknown> {
     defaultOutputModes: [...card.defaultOutputModes],
     skills: card.skills.map(legacySkill),
   };
-  if (additional.length > 0) result.additionalInterfaces = additional.map(legacyInterface);
+  // With the main one too, as v0.3 says an agent SHOULD (the SDK's Express card leaves it out).
+  if (additional.length > 0) result.additionalInterfaces = legacy.map(legacyInterface);
   if (card.provider) {
     result.provider = { url: card.provider.url, organization: card.provider.organization };
   }

@@ -29,11 +29,6 @@ type Case = [name: string, request: ExchangeRequest | ((taskId: string) => Excha
 /** Requests sent, in this order, to our Hono mount and to the SDK's Express app. */
 const cases: Case[] = [
   ['the v1.0 card', { path: '/.well-known/agent-card.json', headers: V1 }],
-  ['the v0.3 hybrid card (no A2A-Version)', { path: '/.well-known/agent-card.json' }],
-  [
-    'the v0.3 card for A2A-Version 0.3',
-    { path: '/.well-known/agent-card.json', headers: { 'A2A-Version': '0.3' } },
-  ],
   [
     'JSON-RPC with a text/plain body',
     { path: '/jsonrpc', headers: { ...V1, 'content-type': 'text/plain' }, raw: '{}' },
@@ -383,6 +378,25 @@ describe('our Hono mount next to the SDK Express adapters', () => {
     const actual = await send(ours.baseUrl, request);
     expect(actual).toEqual(expected);
   });
+
+  it.each([
+    ['the v0.3 hybrid card (no A2A-Version)', {}],
+    ['the v0.3 card for A2A-Version 0.3', { 'A2A-Version': '0.3' }],
+  ])(
+    'answers %s as Express does, its additionalInterfaces with the main one too',
+    async (_name, headers) => {
+      const request = { path: '/.well-known/agent-card.json', headers };
+      const expected = await send(reference.baseUrl, request);
+      const actual = await send(ours.baseUrl, request);
+      const card = structuredClone(expected.body) as Record<string, unknown>;
+      // v0.3: additionalInterfaces SHOULD include the main url and preferredTransport too.
+      card.additionalInterfaces = [
+        { url: card.url, transport: card.preferredTransport },
+        ...(card.additionalInterfaces as unknown[]),
+      ];
+      expect(actual).toEqual({ ...expected, body: card });
+    },
+  );
 
   it('streams appended ticks exactly as Express does, over each binding and version', async () => {
     const [ourTicker, referenceTicker] = await Promise.all([
