@@ -333,6 +333,10 @@ describe('FastPathRequestHandler', () => {
     );
     expect(kindsOf(subscribed)[0]).toBe('task');
     expect(kindsOf(subscribed).at(-1)).toBe('statusUpdate:TASK_STATE_COMPLETED');
+    // The error is the stream's: the message joined the task (documented: do not send it again).
+    const ended = await handler.getTask({ tenant: '', id: started.id }, context());
+    const texts = (ended.history ?? []).map((entry) => entry.parts[0]?.content);
+    expect(texts).toContainEqual(expect.objectContaining({ value: 'and then?' }));
   });
 
   it('refuses a streaming follow-up to a finished task before any event, as the SDK does', async () => {
