@@ -4,9 +4,12 @@ import { AgentPortError } from '@agentport/core';
 import { errorResponse } from '@agentport/rest-sse';
 import type { MiddlewareHandler } from 'hono';
 
-/** Routes anyone may read even when auth is on: health, docs and the public agent cards. */
+/**
+ * The paths served without a key: health, readiness, the API's description, and the cards that
+ * exist (the hand-rolled one of each agent and the SDK one, each also at the root).
+ */
 const PUBLIC_PATH =
-  /^(?:\/healthz|\/readyz|\/openapi\.json|\/docs|(?:\/agents\/[^/]+|\/a2a\/[^/]+)?\/\.well-known\/agent(?:-card)?\.json)$/;
+  /^(?:\/healthz|\/readyz|\/openapi\.json|\/docs|\/\.well-known\/agent(?:-card)?\.json|\/agents\/[^/]+\/\.well-known\/agent\.json|\/a2a\/[^/]+\/\.well-known\/agent-card\.json)$/;
 
 /** Whether a path is public when auth is on. */
 export function isPublicPath(path: string): boolean {

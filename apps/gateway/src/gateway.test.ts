@@ -671,6 +671,13 @@ describe('auth', () => {
     expect((await app.request(path)).status).toBe(200);
   });
 
+  it.each(['/agents/echo/.well-known/agent-card.json', '/a2a/echo/.well-known/agent.json'])(
+    'asks for a key on %s, a card path no surface serves',
+    async (path) => {
+      expect((await app.request(path)).status).toBe(401);
+    },
+  );
+
   it('advertises the security scheme in the OpenAPI document', async () => {
     const document = (await (await app.request('/openapi.json')).json()) as Record<string, unknown>;
     expect(document).toMatchObject({
