@@ -176,6 +176,33 @@ describe('sseResponse', () => {
     expect(await (await fetch(server.origin)).text()).not.toContain('heartbeat');
   });
 
+  it('beats an interval after the last event, not up to two intervals later', async () => {
+    server = await listenFetch(async () => {
+      const iterator = (async function* () {
+        yield 1;
+        // Just after where a fixed 200 ms tick would fall, then quiet for two intervals.
+        await new Promise((resolve) => setTimeout(resolve, 220));
+        yield 2;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        yield 3;
+      })();
+      return sseResponse(iterator, await firstStep(iterator), { ...options, heartbeatMs: 200 });
+    });
+    const reader = ((await fetch(server.origin)).body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    const arrivals: { at: number; text: string }[] = [];
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      arrivals.push({ at: performance.now(), text: decoder.decode(chunk.value) });
+    }
+    const second = arrivals.find((arrival) => arrival.text.includes('"value":2'));
+    const beat = arrivals.find(
+      (arrival) => arrival.text.includes('heartbeat') && arrival.at > (second?.at ?? 0),
+    );
+    expect(beat).toBeDefined();
+    // 200 ms after the event, with room for timers; a fixed tick would beat ~380 ms after it.
+    expect((beat?.at ?? 0) - (second?.at ?? 0)).toBeLessThan(300);
+  });
+
   it('ends with an error event when the stream fails midway', async () => {
     const response = await serveEvents(async function* () {
       yield 1;

@@ -139,19 +139,16 @@ export async function sseResponse<T>(
           }
         };
         flush();
-        let quiet = true;
+        // Beats once a whole interval has passed since the last write: each write moves the
+        // timer on (`refresh`, no new timer), so a quiet stretch is never longer than that.
+        const heartbeat = setTimeout(() => send(HEARTBEAT), options.heartbeatMs ?? HEARTBEAT_MS);
+        heartbeat.unref();
         const send = (event: string) => {
           if (!open) return;
-          quiet = false;
+          heartbeat.refresh();
           pending += event;
           scheduled ??= setImmediate(flush);
         };
-        // Beats only after a whole interval without an event.
-        const heartbeat = setInterval(() => {
-          if (quiet) send(HEARTBEAT);
-          quiet = true;
-        }, options.heartbeatMs ?? HEARTBEAT_MS);
-        heartbeat.unref();
         try {
           for (
             let result = await (next ?? iterator.next());
@@ -165,7 +162,7 @@ export async function sseResponse<T>(
         } catch (error) {
           if (open) send(formatSSEErrorEvent(options.encodeError(error)));
         } finally {
-          clearInterval(heartbeat);
+          clearTimeout(heartbeat);
           if (scheduled !== undefined) clearImmediate(scheduled);
           flush();
           if (open) {
