@@ -106,8 +106,8 @@ export function watchIdleMs(idleTimeoutMs: number | undefined): number | undefin
   }
   return idleTimeoutMs > MAX_TIMER_MS ? undefined : idleTimeoutMs;
 }
-/** One long-poll request waits at most this long; `waitForTask` chains them. */
-const LONG_POLL_SECONDS = 30;
+/** One long-poll request waits at most this long (the server's cap); `waitForTask` chains them. */
+const LONG_POLL_SECONDS = MAX_WAIT_SECONDS;
 const FIRST_BACKOFF_MS = 50;
 const MAX_BACKOFF_MS = 2_000;
 

@@ -80,7 +80,7 @@ describe('createRemoteAgent', () => {
     const remote = await createRemoteAgent(ticker.url, { fetch: recording });
     requests.length = 0;
     expect(await remote.invoke('4 every 40ms')).toBe('tick 1\ntick 2\ntick 3\ntick 4');
-    expect(requests).toEqual(['POST /tasks?wait=30']);
+    expect(requests).toEqual(['POST /tasks?wait=25']);
   });
 
   it('falls back to long-polling when the remote offers no events stream', async () => {

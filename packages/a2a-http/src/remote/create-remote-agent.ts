@@ -21,6 +21,7 @@ import { RemoteHttpError } from '../errors/remote-http-error.ts';
 import { RemoteTimeoutError } from '../errors/remote-timeout-error.ts';
 import { RemoteUnreachableError } from '../errors/remote-unreachable-error.ts';
 import type { AgentCard } from '../wire/agent-card.ts';
+import { MAX_WAIT_SECONDS } from '../wire/task-schemas.ts';
 import { agentNameFromCard } from './agent-name-from-card.ts';
 
 /** Options of {@link createRemoteAgent}. */
@@ -56,7 +57,7 @@ interface Remote {
 }
 
 /** How long one long-poll request waits before `waitForTask` asks again. */
-const LONG_POLL_SECONDS = 30;
+const LONG_POLL_SECONDS = MAX_WAIT_SECONDS;
 
 /** The final output of a terminal remote task, or the error it ended with. */
 function settle(task: Task, agentName: string): string {

@@ -96,7 +96,7 @@ describe.each(transports)('a remote agent whose events route fails (%s)', (_, op
       { type: 'done', output: 'tick 1\ntick 2' },
     ]);
     await settled();
-    expect(requests).toEqual(['POST /tasks', 'GET /tasks/t1/events', 'GET /tasks/t1?wait=30']);
+    expect(requests).toEqual(['POST /tasks', 'GET /tasks/t1/events', 'GET /tasks/t1?wait=25']);
   });
 
   it('falls back to long-polling when the events route answers something else than SSE', async () => {
@@ -108,7 +108,7 @@ describe.each(transports)('a remote agent whose events route fails (%s)', (_, op
       { type: 'done', output: 'tick 1\ntick 2' },
     ]);
     await settled();
-    expect(requests).toEqual(['POST /tasks', 'GET /tasks/t1/events', 'GET /tasks/t1?wait=30']);
+    expect(requests).toEqual(['POST /tasks', 'GET /tasks/t1/events', 'GET /tasks/t1?wait=25']);
   });
 
   it('falls back to long-polling when the events stream goes silent for idleTimeoutMs', async () => {
@@ -125,7 +125,7 @@ describe.each(transports)('a remote agent whose events route fails (%s)', (_, op
     ]);
     expect(performance.now() - started).toBeGreaterThanOrEqual(140);
     await settled();
-    expect(requests).toEqual(['POST /tasks', 'GET /tasks/t1/events', 'GET /tasks/t1?wait=30']);
+    expect(requests).toEqual(['POST /tasks', 'GET /tasks/t1/events', 'GET /tasks/t1?wait=25']);
     // The agent let go of the silent stream.
     await expect.poll(() => stalledStreams.every((stream) => stream.destroyed)).toBe(true);
   });

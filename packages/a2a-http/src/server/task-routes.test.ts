@@ -3,7 +3,9 @@ import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { createParser } from 'eventsource-parser';
 import { afterEach, describe, expect, it } from 'vitest';
 import { postJson } from '../testing/serve.ts';
+import { MAX_WAIT_SECONDS } from '../wire/task-schemas.ts';
 import { type A2AHttpServer, createA2AHttpServer } from './create-a2a-http-server.ts';
+import { parseWait } from './task-routes.ts';
 
 const servers: A2AHttpServer[] = [];
 
@@ -132,7 +134,13 @@ describe('GET /tasks/{id}', () => {
     expect((await response.json()).task.status).toBe('working');
   });
 
-  it('accepts a wait above 60 s (capped at 60) and answers at once for a terminal task', async () => {
+  it('caps a wait at 25 s, below the 30 s and 60 s proxies give an answer by default', () => {
+    expect(MAX_WAIT_SECONDS).toBe(25);
+    expect(parseWait('3600')).toBe(25);
+    expect(parseWait('24.5')).toBe(24.5);
+  });
+
+  it('accepts a wait above the cap and answers at once for a terminal task', async () => {
     const target = server();
     const task = await create(target, 'hi');
     await target.runner.wait(task.id);

@@ -65,8 +65,14 @@ export const listTasksQuerySchema = z.object({
   status: taskStatusSchema.optional(),
 });
 
-/** The longest a `GET /tasks/{id}?wait=SECONDS` long-poll waits, in seconds. */
-export const MAX_WAIT_SECONDS = 60;
+/**
+ * The longest a long-poll (`GET /tasks/{id}?wait=SECONDS`, `POST /tasks?wait=SECONDS`) waits, in
+ * seconds: below the time proxies and load balancers give an answer by default (nginx and AWS
+ * ALB 60 s, Google Cloud's and Heroku's 30 s), so that a long-poll is answered (the task as it
+ * is) before a proxy in front gives up on it, answers 504, and closes the connection, which would
+ * cancel a create-and-wait's task.
+ */
+export const MAX_WAIT_SECONDS = 25;
 
 /**
  * The query of `GET /tasks/{id}` and `POST /tasks`: an optional `wait` in seconds (long-poll),
