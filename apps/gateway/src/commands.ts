@@ -112,7 +112,7 @@ export async function serve(
             `  agents              ${agents.map((agent) => agent.name).join(', ')} (default: ${defaultAgent})`,
             `  A2A (hand-rolled)   ${urls.a2aDefault}`,
             `  A2A (official SDK)  ${publicUrl}/.well-known/agent-card.json  (JSON-RPC ${urls.a2aSdkJsonRpc})`,
-            `  REST/SSE            ${publicUrl}/agents/{name}/invoke  and  /agents/{name}/stream`,
+            `  REST/SSE            ${publicUrl}/agents/{name}/invoke  and  ${publicUrl}/agents/{name}/stream`,
             `  OpenAI Agents       ${publicUrl}/compat/agents  and  POST ${publicUrl}/compat/runs`,
             `  Docs                ${publicUrl}/docs  (${publicUrl}/openapi.json)`,
             `  Health              ${publicUrl}/healthz  and  ${publicUrl}/readyz`,

@@ -75,6 +75,9 @@ describe('the gateway process', () => {
     ]) {
       expect(output).toContain(surface);
     }
+    // Every URL whole: none a bare path the reader would have to complete (behind a prefix
+    // proxy the bare `/agents/{name}/stream` pointed past it).
+    expect(output).not.toMatch(/\s\/\w/);
   });
 
   it.each(FLAVOURS)(
