@@ -41,7 +41,7 @@ function legacyInterface(agentInterface: AgentInterface): { url: string; transpo
 export function toLegacyAgentCard(card: AgentCard): Record<string, unknown> {
   const all = card.supportedInterfaces;
   const legacy = all.filter((agentInterface) => isLegacyVersion(agentInterface.protocolVersion));
-  const [primary, ...additional] = legacy;
+  const [primary] = legacy;
   if (primary === undefined) {
     throw new VersionNotSupportedError(
       'AgentCard must have at least one interface with a protocol version in [0.3, 1.0).',
@@ -67,7 +67,7 @@ export function toLegacyAgentCard(card: AgentCard): Record<string, unknown> {
     skills: card.skills.map(legacySkill),
   };
   // With the main one too, as v0.3 says an agent SHOULD (the SDK's Express card leaves it out).
-  if (additional.length > 0) result.additionalInterfaces = legacy.map(legacyInterface);
+  if (legacy.length > 1) result.additionalInterfaces = legacy.map(legacyInterface);
   if (card.provider) {
     result.provider = { url: card.provider.url, organization: card.provider.organization };
   }

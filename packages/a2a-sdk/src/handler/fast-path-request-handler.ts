@@ -14,15 +14,13 @@ import { TaskState as State } from '@a2a-js/sdk';
 import {
   A2AError,
   RequestMalformedError,
-  TaskNotFoundError,
-  UnsupportedOperationError,
+  type UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
 import {
   type AgentExecutor,
   DefaultRequestHandler,
   type DefaultRequestHandlerOptions,
   type ExecutionEventBusManager,
-  ExecutionEventQueue,
   type RequestContext,
   type ServerCallContext,
   type TaskStore,
@@ -41,6 +39,7 @@ import {
   type StreamPattern,
   toStreamResponse,
 } from './stream-events.ts';
+import { subscribeToTask } from './subscribe-to-task.ts';
 import { TaskProgress, TERMINAL_STATES } from './task-progress.ts';
 
 /** A request being served on the fast path: its events on the task's bus and its task state. */
@@ -158,43 +157,13 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     return this.#stream(params, context);
   }
 
-  /**
-   * The task as it is, then its events until it ends or needs input, as the SDK's resubscribe;
-   * but the events' queue stops as soon as the caller goes away. (The SDK's waits for the task's
-   * next event before it can end: a dropped subscription to a quiet task, one waiting for input
-   * or working without a word, was held, its listeners on the task's bus, until that came.)
-   */
-  override async *resubscribe(
+  /** The SDK's resubscribe, except that it stops when the caller goes (see subscribeToTask). */
+  override resubscribe(
     params: SubscribeToTaskRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    if (this.#card.capabilities?.streaming !== true) {
-      throw new UnsupportedOperationError('Streaming (and thus resubscription) is not supported.');
-    }
-    const taskId = params.id;
-    if (!taskId || taskId.trim() === '') throw new RequestMalformedError('Task ID is required');
-    // Listening starts before the task is read, so no event falls between the two.
-    const bus = this.#buses.getByTaskId(taskId, context);
-    const queue = bus === undefined ? undefined : new ExecutionEventQueue(bus);
-    if (queue !== undefined) onCallerGone(context, () => queue.stop());
-    try {
-      const task = await this.#store.load(taskId, context);
-      if (task === undefined) throw new TaskNotFoundError(`Task not found: ${taskId}`);
-      const state = task.status?.state;
-      if (state !== undefined && TERMINAL_STATES.has(state)) {
-        throw new UnsupportedOperationError(
-          `Task ${taskId} is in a terminal state (${state}) and cannot be subscribed to.`,
-        );
-      }
-      yield { payload: { $case: 'task', value: task } };
-      if (queue === undefined) return;
-      for await (const event of queue.events()) {
-        const eventTaskId = event.kind === 'task' ? event.data.id : event.data.taskId;
-        if (event.kind !== 'message' && eventTaskId === taskId) yield toStreamResponse(event);
-      }
-    } finally {
-      queue?.stop();
-    }
+    const streaming = this.#card.capabilities?.streaming === true;
+    return subscribeToTask(streaming, this.#store, this.#buses, params, context);
   }
 
   override getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {

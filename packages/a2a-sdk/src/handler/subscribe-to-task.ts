@@ -1,0 +1,58 @@
+import type { StreamResponse, SubscribeToTaskRequest } from '@a2a-js/sdk';
+import {
+  RequestMalformedError,
+  TaskNotFoundError,
+  UnsupportedOperationError,
+} from '@a2a-js/sdk/errors';
+import {
+  type ExecutionEventBusManager,
+  ExecutionEventQueue,
+  type ServerCallContext,
+  type TaskStore,
+} from '@a2a-js/sdk/server';
+import { onCallerGone } from './abortable-call-context.ts';
+import { toStreamResponse } from './stream-events.ts';
+import { TERMINAL_STATES } from './task-progress.ts';
+
+/**
+ * The task as it is, then its events until it ends or needs input, as the SDK's resubscribe
+ * (its checks and errors); but the events' queue stops as soon as the caller goes away. (The
+ * SDK's waits for the task's next event before it can end: a dropped subscription to a quiet
+ * task, one waiting for input or working without a word, was held, its listeners on the task's
+ * bus, until that came.)
+ */
+export async function* subscribeToTask(
+  streaming: boolean,
+  store: TaskStore,
+  buses: ExecutionEventBusManager,
+  params: SubscribeToTaskRequest,
+  context: ServerCallContext,
+): AsyncGenerator<StreamResponse, void, undefined> {
+  if (!streaming) {
+    throw new UnsupportedOperationError('Streaming (and thus resubscription) is not supported.');
+  }
+  const taskId = params.id;
+  if (!taskId || taskId.trim() === '') throw new RequestMalformedError('Task ID is required');
+  // Listening starts before the task is read, so no event falls between the two.
+  const bus = buses.getByTaskId(taskId, context);
+  const queue = bus === undefined ? undefined : new ExecutionEventQueue(bus);
+  if (queue !== undefined) onCallerGone(context, () => queue.stop());
+  try {
+    const task = await store.load(taskId, context);
+    if (task === undefined) throw new TaskNotFoundError(`Task not found: ${taskId}`);
+    const state = task.status?.state;
+    if (state !== undefined && TERMINAL_STATES.has(state)) {
+      throw new UnsupportedOperationError(
+        `Task ${taskId} is in a terminal state (${state}) and cannot be subscribed to.`,
+      );
+    }
+    yield { payload: { $case: 'task', value: task } };
+    if (queue === undefined) return;
+    for await (const event of queue.events()) {
+      const eventTaskId = event.kind === 'task' ? event.data.id : event.data.taskId;
+      if (event.kind !== 'message' && eventTaskId === taskId) yield toStreamResponse(event);
+    }
+  } finally {
+    queue?.stop();
+  }
+}
