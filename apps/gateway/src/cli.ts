@@ -1,7 +1,9 @@
 #!/usr/bin/env node
+import { enableCompileCache } from 'node:module';
 import { parseArgs } from 'node:util';
 import { AgentPortError } from '@agentport/core';
 import { ConfigError, loadConfig } from './config.ts';
+import { isAgentUrl } from './remote-call.ts';
 
 const HELP = `agentport: put TypeScript agents on the network
 
@@ -10,15 +12,25 @@ Usage:
   agentport agents [--config FILE]                       list the agents the gateway would serve
   agentport call <agent> <input> [--stream] [--config FILE]
                                                          run one agent locally and print its output
+  agentport call <url> <input> [--stream]                run a remote agent: an A2A card URL
+                                                         (.../agent.json, .../agent-card.json) or
+                                                         a REST/SSE agent URL (.../agents/echo)
   agentport card <url>                                   fetch and print a remote agent card
   agentport --help                                       show this help
 
 Options:
   --port N        port to listen on (default 8080, or PORT)
   --host H        address to bind (default 127.0.0.1, or HOST; 0.0.0.0 for all interfaces)
-  --config FILE   config module (default ./agentport.config.ts when it exists)
+  --config FILE   config module (default: ./agentport.config.ts, .mts, .js or .mjs, the first found)
   --stream        with call: print every agent event as a JSON line
+
+Environment:
+  PORT, HOST, LOG_LEVEL   as --port, --host and the config's logLevel
+  AGENTPORT_API_KEY       with call <url>: the remote agent's API key, sent as a bearer token
 `;
+
+// Later starts reuse the compiled code (kept in the temporary folder): a faster cold start.
+enableCompileCache?.();
 
 /** How long a stopped gateway's process may wait for the work still going out (see `serve`). */
 const EXIT_GRACE_MS = 2_000;
@@ -99,7 +111,9 @@ async function main(argv: string[]): Promise<number> {
         process.stderr.write('Usage: agentport call <agent> <input>\n');
         return 2;
       }
-      return commands.call(await loadConfig(values.config), agent, input.join(' '), values.stream);
+      const text = input.join(' ');
+      if (isAgentUrl(agent)) return commands.callUrl(agent, text, values.stream);
+      return commands.call(await loadConfig(values.config), agent, text, values.stream);
     }
     case 'card': {
       const [url] = rest;

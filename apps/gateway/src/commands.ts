@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import type { GatewayConfig } from './config.ts';
 import { routeConsoleToLog } from './console-log.ts';
 import { agentUrls, createGateway, type Gateway } from './gateway.ts';
+import { connectAgentUrl, shownUrl } from './remote-call.ts';
 import { resolveAgents } from './resolve-agents.ts';
 
 function pick(...values: Array<string | number | undefined>): string | undefined {
@@ -180,6 +181,20 @@ export async function call(
     process.stderr.write(`agentport: no agent named '${name}' (try: agentport agents)\n`);
     return 1;
   }
+  return runInterruptibly(agent, input, stream);
+}
+
+/**
+ * Runs the remote agent at a URL (an A2A card URL or a REST/SSE agent URL) as {@link call} runs a
+ * local one; `AGENTPORT_API_KEY`, when set, goes with every request as a bearer token.
+ */
+export async function callUrl(url: string, input: string, stream: boolean): Promise<number> {
+  const key = process.env.AGENTPORT_API_KEY;
+  const agent = await connectAgentUrl(url, key ? { authorization: `Bearer ${key}` } : {});
+  return runInterruptibly(agent, input, stream);
+}
+
+function runInterruptibly(agent: Agent, input: string, stream: boolean): Promise<number> {
   const controller = new AbortController();
   // Ctrl-C cancels the run; a second one ends the process at once. Listened to until the
   // process exits: the run's end comes before the cancel a remote agent then sends has gone out,
@@ -234,12 +249,6 @@ function looksLikeCard(document: unknown): boolean {
       typeof card.url === 'string' ||
       Array.isArray(card.supportedInterfaces))
   );
-}
-
-/** A URL as errors show it: without credentials or query (which may carry a token). */
-function shownUrl(url: string): string {
-  const parsed = new URL(url);
-  return `${parsed.origin}${parsed.pathname}`;
 }
 
 /** Fetches a remote agent card (hand-rolled `agent.json` or official `agent-card.json`) and prints it. */

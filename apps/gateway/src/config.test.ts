@@ -1,5 +1,8 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Agent, defineAgent } from '@agentport/core';
 import { createEchoAgent } from '@agentport/core/agents';
@@ -100,6 +103,24 @@ describe('loadConfig', () => {
 
   it('falls back to the embedded default when there is no agentport.config.ts', async () => {
     await expect(loadConfig()).resolves.toEqual({});
+  });
+
+  it('finds agentport.config.ts, .mts, .js or .mjs in the working folder, in that order', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'agentport-config-'));
+    const cwd = process.cwd();
+    try {
+      process.chdir(folder);
+      await writeFile('agentport.config.mjs', 'export default { port: 9001 };\n');
+      await expect(loadConfig()).resolves.toEqual({ port: 9001 });
+      await writeFile('agentport.config.js', 'export default { port: 9002 };\n');
+      await writeFile('package.json', '{"type":"module"}\n');
+      await expect(loadConfig()).resolves.toEqual({ port: 9002 });
+      await writeFile('agentport.config.ts', 'export default { port: 9003 as number };\n');
+      await expect(loadConfig()).resolves.toEqual({ port: 9003 });
+    } finally {
+      process.chdir(cwd);
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 
   it('awaits a default export that is a promise, and validates what it gives', async () => {

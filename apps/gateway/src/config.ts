@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Agent, isValidAgentName } from '@agentport/core';
 import * as z from 'zod';
@@ -219,22 +219,35 @@ export function validateConfig(config: unknown): GatewayConfig {
   return result.data as GatewayConfig;
 }
 
-/** The default config file, looked up in the working directory. */
-export const DEFAULT_CONFIG_FILE = 'agentport.config.ts';
+/** The config files looked up in the working directory, in this order, when none is named. */
+export const DEFAULT_CONFIG_FILES = [
+  'agentport.config.ts',
+  'agentport.config.mts',
+  'agentport.config.js',
+  'agentport.config.mjs',
+] as const;
+
+/** The first of {@link DEFAULT_CONFIG_FILES} that exists in `directory`, if any. */
+function findDefaultConfig(directory: string): string | undefined {
+  return DEFAULT_CONFIG_FILES.map((name) => resolve(directory, name)).find((file) =>
+    existsSync(file),
+  );
+}
 
 /**
- * Loads and validates a config module (its default export); with no path, `agentport.config.ts`
- * in the working directory when it exists, else the empty (embedded default) config.
+ * Loads and validates a config module (its default export); with no path, the first of
+ * {@link DEFAULT_CONFIG_FILES} in the working directory, else the empty (embedded default) config.
  */
 export async function loadConfig(path?: string): Promise<GatewayConfig> {
   // An explicit path is relative to where the user ran the command (pnpm runs scripts in the
   // package folder and says where it was started in INIT_CWD).
   const file =
-    path === undefined ? resolve(DEFAULT_CONFIG_FILE) : resolve(process.env.INIT_CWD ?? '.', path);
-  if (!existsSync(file)) {
-    if (path === undefined) return {};
-    throw new ConfigError(`Config file not found: ${path}`);
-  }
+    path === undefined
+      ? findDefaultConfig(process.cwd())
+      : resolve(process.env.INIT_CWD ?? '.', path);
+  if (file === undefined) return {};
+  const shown = path ?? basename(file);
+  if (!existsSync(file)) throw new ConfigError(`Config file not found: ${shown}`);
   let loaded: { default?: unknown };
   try {
     loaded = (await import(pathToFileURL(file).href)) as { default?: unknown };
@@ -244,19 +257,17 @@ export async function loadConfig(path?: string): Promise<GatewayConfig> {
     const hint = /Cannot use import statement outside a module/.test(message)
       ? ' (name the file .mts, or put "type": "module" in the package.json next to it)'
       : '';
-    throw new ConfigError(`Cannot load config ${path ?? DEFAULT_CONFIG_FILE}: ${message}${hint}`);
+    throw new ConfigError(`Cannot load config ${shown}: ${message}${hint}`);
   }
   if (loaded.default === undefined) {
-    throw new ConfigError(`Config ${path ?? DEFAULT_CONFIG_FILE} has no default export`);
+    throw new ConfigError(`Config ${shown} has no default export`);
   }
   // A module may export a promise of its config (one it builds asynchronously).
   let exported: unknown;
   try {
     exported = await loaded.default;
   } catch (error) {
-    throw new ConfigError(
-      `Cannot load config ${path ?? DEFAULT_CONFIG_FILE}: ${(error as Error).message}`,
-    );
+    throw new ConfigError(`Cannot load config ${shown}: ${(error as Error).message}`);
   }
   return validateConfig(exported);
 }

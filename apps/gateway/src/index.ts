@@ -1,7 +1,7 @@
 export { createBuiltinAgents } from './builtin-agents.ts';
 export {
   ConfigError,
-  DEFAULT_CONFIG_FILE,
+  DEFAULT_CONFIG_FILES,
   defineConfig,
   type GatewayConfig,
   loadConfig,

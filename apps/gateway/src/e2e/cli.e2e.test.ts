@@ -109,6 +109,57 @@ describe('CLI', () => {
     });
   });
 
+  it('calls a remote agent by URL: an SDK card, a hand-rolled card, a REST/SSE agent', async () => {
+    const gateway = await start();
+    for (const url of [
+      `${gateway.url}/a2a/assistant/.well-known/agent-card.json`,
+      `${gateway.url}/agents/assistant/.well-known/agent.json`,
+      `${gateway.url}/agents/assistant`,
+      `${gateway.url}/agents/assistant/invoke`,
+    ]) {
+      const { stdout } = await run(process.execPath, [CLI, 'call', url, 'what is 6 * 7']);
+      expect(stdout, url).toBe('6 * 7 = 42\n');
+    }
+    const { stdout: events } = await run(process.execPath, [
+      CLI,
+      'call',
+      `${gateway.url}/agents/assistant`,
+      'what is 6 * 7',
+      '--stream',
+    ]);
+    expect(
+      events
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).type),
+    ).toEqual(['tool-call', 'tool-result', 'text-delta', 'done']);
+    // The remote's own error, by its code; an unknown agent is the remote's 404.
+    const failed = await run(process.execPath, [
+      CLI,
+      'call',
+      `${gateway.url}/agents/nobody`,
+      'hi',
+    ]).catch((error: { code: number; stderr: string }) => error);
+    expect(failed).toMatchObject({ code: 1 });
+    expect((failed as { stderr: string }).stderr).toMatch(/^agentport: agent_not_found: /);
+  });
+
+  it('sends AGENTPORT_API_KEY to a remote called by URL', async () => {
+    const key = 'a-key-of-sixteen-chars';
+    await withConfigFile(`export default { apiKeys: ['${key}'] };\n`, async (config) => {
+      const gateway = await start(['--config', config]);
+      const url = `${gateway.url}/agents/echo`;
+      const refused = await run(process.execPath, [CLI, 'call', url, 'hi']).catch(
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect((refused as { stderr: string }).stderr).toMatch(/unauthorized/);
+      const { stdout } = await run(process.execPath, [CLI, 'call', url, 'hi'], {
+        env: { ...process.env, AGENTPORT_API_KEY: key },
+      });
+      expect(stdout).toBe('hi\n');
+    });
+  });
+
   it('prints a remote card', async () => {
     const gateway = await start();
     const { stdout } = await run(process.execPath, [CLI, 'card', `${gateway.url}/a2a/echo`]);
