@@ -30,6 +30,7 @@ export {
   type RemoteTaskFailure,
   remoteTaskError,
 } from './errors/remote-task-error.ts';
+export { RemoteUnavailableError } from './errors/remote-unavailable-error.ts';
 export { TaskConflictError } from './errors/task-conflict-error.ts';
 export { TaskNotCancelableError } from './errors/task-not-cancelable-error.ts';
 export { TaskNotFoundError } from './errors/task-not-found-error.ts';

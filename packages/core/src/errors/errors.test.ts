@@ -6,6 +6,7 @@ import { CancellationError } from './cancellation-error.ts';
 import { DuplicateAgentError } from './duplicate-agent-error.ts';
 import { InvalidInputError } from './invalid-input-error.ts';
 import { InvalidTransitionError } from './invalid-transition-error.ts';
+import { RemoteUnavailableError } from './remote-unavailable-error.ts';
 import { TaskConflictError } from './task-conflict-error.ts';
 import { TaskNotCancelableError } from './task-not-cancelable-error.ts';
 import { TaskNotFoundError } from './task-not-found-error.ts';
@@ -24,6 +25,7 @@ describe('AgentPortError', () => {
     [new AgentFailureError({ agentName: 'a' }), 'agent_failure', 500],
     [new CancellationError(), 'canceled', 409],
     [new ToolArgumentsError('calc', 'missing x'), 'invalid_tool_arguments', 400],
+    [new RemoteUnavailableError('far'), 'remote_unavailable', 503],
   ])('gives %o a stable code and status', (error, code, status) => {
     expect(error).toBeInstanceOf(AgentPortError);
     expect(error.code).toBe(code);
@@ -56,6 +58,8 @@ describe('AgentPortError', () => {
     expect(new TaskNotFoundError('t9').taskId).toBe('t9');
     expect(new AgentNotFoundError('echo').agentName).toBe('echo');
     expect(new TaskNotCancelableError('t1', 'failed').taskStatus).toBe('failed');
+    const unavailable = new RemoteUnavailableError('far', { retryAfterSeconds: 4 });
+    expect([unavailable.agentName, unavailable.retryAfterSeconds]).toEqual(['far', 4]);
   });
 
   it('hides the message of an unknown error behind a generic internal error', () => {

@@ -1,4 +1,9 @@
-import { AgentFailureError, AgentNotFoundError, InvalidInputError } from '@agentport/core';
+import {
+  AgentFailureError,
+  AgentNotFoundError,
+  InvalidInputError,
+  RemoteUnavailableError,
+} from '@agentport/core';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { describe, expect, it } from 'vitest';
@@ -27,6 +32,7 @@ describe('errorResponse', () => {
     [new UnsupportedMediaTypeError('text/plain'), 415, 'unsupported_media_type'],
     [new AgentFailureError({ agentName: 'echo' }), 500, 'agent_failure'],
     [new ShuttingDownError(), 503, 'shutting_down'],
+    [new RemoteUnavailableError('far'), 503, 'remote_unavailable'],
   ])('answers %o with its status and code in the JSON error shape', async (error, status, code) => {
     const response = errorResponse(error);
     expect(response.status).toBe(status);
@@ -41,6 +47,12 @@ describe('errorResponse', () => {
     expect(await response.json()).toEqual({
       error: { code: 'method_not_allowed', message: 'Method PUT not allowed; use GET, HEAD' },
     });
+  });
+
+  it('adds Retry-After to a remote_unavailable that says when the remote is tried again', () => {
+    const soon = errorResponse(new RemoteUnavailableError('far', { retryAfterSeconds: 3 }));
+    expect([soon.status, soon.headers.get('retry-after')]).toEqual([503, '3']);
+    expect(errorResponse(new RemoteUnavailableError('far')).headers.get('retry-after')).toBeNull();
   });
 
   it('adds Connection: close to a 413 only when its body was left unread', () => {

@@ -1,4 +1,4 @@
-import { AgentPortError, toAgentPortError } from '@agentport/core';
+import { AgentPortError, RemoteUnavailableError, toAgentPortError } from '@agentport/core';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { MethodNotAllowedError, PayloadTooLargeError, RouteNotFoundError } from './http-errors.ts';
@@ -39,7 +39,8 @@ export interface ErrorAnswer {
 
 /**
  * Maps anything thrown to its answer: `{ "error": { "code", "message" } }` with the error's
- * status (and `Allow` for 405, `Connection: close` for a 413 whose body was left unread); unknown
+ * status (and `Allow` for 405, `Connection: close` for a 413 whose body was left unread,
+ * `Retry-After` for a 503 `remote_unavailable` that says when); unknown
  * errors become a 500 with a generic message. This is the one place our JSON surfaces turn errors
  * into answers ({@link errorResponse} wraps it).
  */
@@ -50,6 +51,9 @@ export function errorAnswer(error: unknown): ErrorAnswer {
   if (known instanceof MethodNotAllowedError) headers.allow = known.allow.join(', ');
   // The rest of an unread body would be read as the next request: the connection must end.
   if (known instanceof PayloadTooLargeError && known.bodyUnread) headers.connection = 'close';
+  if (known instanceof RemoteUnavailableError && known.retryAfterSeconds !== undefined) {
+    headers['retry-after'] = String(known.retryAfterSeconds);
+  }
   return { status: known.status, headers, body: JSON.stringify(body) };
 }
 
