@@ -1,0 +1,86 @@
+import { copyFile, mkdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { type ServerProcess, startServer, temporaryFolder, writeFiles } from './project.ts';
+
+// The gateway's artifact copied alone into an empty folder outside the repository, as a
+// container image holds it: no workspace, no node_modules, no package manager; `node` only.
+async function artifactFolder(prefix: string): Promise<string> {
+  const folder = await temporaryFolder(prefix);
+  await mkdir(join(folder, 'dist'));
+  await copyFile(inject('artifact'), join(folder, 'dist/cli.js'));
+  return folder;
+}
+
+const post = (url: string, body: unknown) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+    body: JSON.stringify(body),
+  });
+
+describe("the gateway's artifact, started with node alone", () => {
+  let upstream: ServerProcess;
+  let federating: ServerProcess;
+
+  beforeAll(async () => {
+    const alone = await artifactFolder('agentport-artifact-');
+    upstream = await startServer(alone, process.execPath, ['dist/cli.js', 'serve', '--port', '0']);
+    const federated = await artifactFolder('agentport-artifact-federating-');
+    await writeFiles(federated, {
+      'agentport.config.mjs': `export default {
+  builtins: false,
+  remotes: [
+    { url: '${upstream.url}/agents/assistant', kind: 'a2a-http', name: 'far-assistant' },
+    { url: '${upstream.url}/a2a/echo/.well-known/agent-card.json', kind: 'a2a-sdk', name: 'far-echo' },
+  ],
+};
+`,
+    });
+    federating = await startServer(federated, process.execPath, [
+      'dist/cli.js',
+      'serve',
+      '--port',
+      '0',
+      '--config',
+      'agentport.config.mjs',
+    ]);
+  });
+
+  it('is one JavaScript file', async () => {
+    expect((await stat(inject('artifact'))).isFile()).toBe(true);
+  });
+
+  it('serves the built-in agents on every surface', async () => {
+    const invoke = await post(`${upstream.url}/agents/echo/invoke`, { input: 'hi' });
+    expect(await invoke.json()).toMatchObject({ result: 'hi' });
+    const rpc = await post(`${upstream.url}/a2a/echo/jsonrpc`, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hello' }] } },
+    });
+    expect(await rpc.json()).toMatchObject({
+      result: { task: { status: { state: 'TASK_STATE_COMPLETED' } } },
+    });
+    const compat = await post(`${upstream.url}/compat/runs`, {
+      agent_name: 'assistant',
+      input: 'what is 6 * 7',
+    });
+    expect(await compat.json()).toMatchObject({ output: '6 * 7 = 42' });
+    expect((await fetch(`${upstream.url}/healthz`)).status).toBe(200);
+  });
+
+  it('serves the remote agents a config names, as its own (a federating gateway)', async () => {
+    const index = (await (await fetch(`${federating.url}/`)).json()) as {
+      agents: Array<{ name: string }>;
+    };
+    expect(index.agents.map((agent) => agent.name)).toEqual(['far-assistant', 'far-echo']);
+    const assistant = await post(`${federating.url}/agents/far-assistant/invoke`, {
+      input: 'what is 2 + 3',
+    });
+    expect(await assistant.json()).toMatchObject({ result: '2 + 3 = 5' });
+    const echo = await post(`${federating.url}/agents/far-echo/invoke`, { input: 'over there' });
+    expect(await echo.json()).toMatchObject({ result: 'over there' });
+  });
+});
