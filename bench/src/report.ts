@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { ColdStartFigures } from './cold-start.ts';
 import type { Machine } from './environment.ts';
 import type { LoadFigures, LoadSettings } from './measure.ts';
 import { formatNumber, markdownTable, median, textTable } from './table.ts';
@@ -12,6 +13,8 @@ export interface Results {
   heapPerIdleStream: Record<string, number>;
   /** Median milliseconds of `local`, `rest`, `a2aHttp` and `a2aSdk` invokes. */
   remote: Record<string, number>;
+  /** The gateway artifact's starts to the first `/healthz` 200, and its size. */
+  coldStart?: ColdStartFigures;
 }
 
 /** How the run was made, for the report's header. */
@@ -108,6 +111,27 @@ function remoteRows(results: Results): Rows {
   ];
 }
 
+function coldStartRows(results: Results): Rows {
+  const figures = results.coldStart;
+  const floor = figures?.floorMs ?? Number.NaN;
+  const row = (label: string, ms: number | undefined) => [
+    label,
+    formatNumber(ms, 1),
+    `${formatNumber((ms ?? Number.NaN) / floor, 2)}x`,
+  ];
+  return [
+    ['start to the first /healthz 200', 'median ms', 'ratio to bare node:http'],
+    row('bare node:http server (the floor: Node starting)', figures?.floorMs),
+    row('gateway artifact, empty compile cache (a new container)', figures?.coldMs),
+    row('gateway artifact, compile cache warm (later starts)', figures?.warmMs),
+    [
+      `artifact size: ${formatNumber((figures?.artifactBytes ?? Number.NaN) / 2 ** 20, 2)} MiB`,
+      '',
+      '',
+    ],
+  ];
+}
+
 /**
  * How a subject's requests per second compare with its anchor's: the median of their ratios round
  * by round when both were loaded in the same rounds (each round's two runs a few seconds apart,
@@ -156,6 +180,8 @@ function targetRows(results: Results): Rows {
   add('POST /tasks?wait vs raw node:http', x(tasksRatio), '>= 0.70x', tasksRatio >= 0.7);
   const overhead = (results.remote.a2aHttp ?? Number.NaN) - (results.remote.local ?? Number.NaN);
   add('a2a-http remote invoke overhead', `${formatNumber(overhead, 3)} ms`, '< 1 ms', overhead < 1);
+  const cold = results.coldStart?.coldMs ?? Number.NaN;
+  add('artifact cold start to /healthz 200', `${formatNumber(cold, 1)} ms`, '< 300 ms', cold < 300);
   return rows;
 }
 
@@ -175,7 +201,12 @@ function header(info: RunInfo): string[] {
 
 /** The report as a plain-text table (for the terminal) and as Markdown (for BENCHMARKS.md). */
 export function renderReport(results: Results, info: RunInfo): { text: string; markdown: string } {
-  const tables = [loadRows(results), sseRows(results, info), remoteRows(results)];
+  const tables = [
+    loadRows(results),
+    sseRows(results, info),
+    remoteRows(results),
+    coldStartRows(results),
+  ];
   const targets = targetRows(results);
   const text = [
     ...header(info),
@@ -198,6 +229,10 @@ export function renderReport(results: Results, info: RunInfo): { text: string; m
     '### Remote-agent overhead',
     '',
     markdownTable(tables[2] as Rows),
+    '',
+    '### Cold start of the deployable artifact',
+    '',
+    markdownTable(tables[3] as Rows),
     '',
     '### Targets',
     '',

@@ -9,6 +9,7 @@ import { createRemoteSdkAgent } from '@agentport/a2a-sdk';
 import { createEchoAgent } from '@agentport/core/agents';
 import { pin, type ServerChild, startChild } from './child.ts';
 import { firstEventMedians, interleavedMedians, openIdleStreams } from './client.ts';
+import { measureColdStart } from './cold-start.ts';
 import { describeMachine, describeSteal, readCpuTicks, splitCpus } from './environment.ts';
 import { type LoadSettings, type LoadSubject, loadInterleaved, succeeded } from './measure.ts';
 import { type Results, renderReport, roundLines, writeReport } from './report.ts';
@@ -237,6 +238,8 @@ try {
 } finally {
   await Promise.all(servers.map((server) => server.stop()));
 }
+log('cold start of the gateway artifact, taking turns with a bare node:http server');
+results.coldStart = await measureColdStart({ runs: quick ? 3 : 15, cpus: serverCpus });
 
 const machine = describeMachine();
 const report = renderReport(results, {

@@ -1,10 +1,29 @@
-import { copyFile, mkdir, stat } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { type ServerProcess, startServer, temporaryFolder, writeFiles } from './project.ts';
 
-// The gateway's artifact copied alone into an empty folder outside the repository, as a
-// container image holds it: no workspace, no node_modules, no package manager; `node` only.
+// The gateway's artifact copied alone into an empty folder outside the repository, as the
+// Dockerfile's image holds it: no workspace, no node_modules, no package manager; `node` only.
+// No Docker engine runs here: this stands in for building the image, started as its ENTRYPOINT
+// and CMD say, and checked with its HEALTHCHECK.
+const DOCKERFILE = fileURLToPath(new URL('../../Dockerfile', import.meta.url));
+
+/** The runtime stage of the Dockerfile (after its last FROM), continuation lines joined. */
+async function runtimeStage(): Promise<string> {
+  const text = (await readFile(DOCKERFILE, 'utf8')).replace(/\\\n\s*/g, ' ');
+  return text.slice(text.lastIndexOf('\nFROM '));
+}
+
+/** The JSON (exec form) arguments of an instruction of the runtime stage. */
+async function execForm(instruction: string): Promise<string[]> {
+  const match = new RegExp(`^${instruction} (?:.* )?(\\[.*\\])$`, 'm').exec(await runtimeStage());
+  if (match?.[1] === undefined) throw new Error(`no ${instruction} in exec form`);
+  return JSON.parse(match[1]) as string[];
+}
 async function artifactFolder(prefix: string): Promise<string> {
   const folder = await temporaryFolder(prefix);
   await mkdir(join(folder, 'dist'));
@@ -25,7 +44,14 @@ describe("the gateway's artifact, started with node alone", () => {
 
   beforeAll(async () => {
     const alone = await artifactFolder('agentport-artifact-');
-    upstream = await startServer(alone, process.execPath, ['dist/cli.js', 'serve', '--port', '0']);
+    const [node, ...entrypoint] = await execForm('ENTRYPOINT');
+    expect(node).toBe('node');
+    upstream = await startServer(alone, process.execPath, [
+      ...entrypoint,
+      ...(await execForm('CMD')),
+      '--port',
+      '0',
+    ]);
     const federated = await artifactFolder('agentport-artifact-federating-');
     await writeFiles(federated, {
       'agentport.config.mjs': `export default {
@@ -47,8 +73,29 @@ describe("the gateway's artifact, started with node alone", () => {
     ]);
   });
 
-  it('is one JavaScript file', async () => {
+  it('is the one file the image copies, run as a user other than root', async () => {
     expect((await stat(inject('artifact'))).isFile()).toBe(true);
+    const stage = await runtimeStage();
+    expect(stage).toMatch(/^FROM node:24-slim$/m);
+    expect(stage).toMatch(
+      /^COPY --from=build \/repo\/apps\/gateway\/dist\/cli\.js \/app\/dist\/cli\.js$/m,
+    );
+    expect(stage).toMatch(/^WORKDIR \/app$/m);
+    expect(stage).toMatch(/^USER node$/m);
+    expect(stage).toMatch(/^ENV .*\bHOST=0\.0\.0\.0\b/m);
+  });
+
+  it("passes the Dockerfile's HEALTHCHECK, which fails when nothing answers", async () => {
+    const [command, ...args] = await execForm('HEALTHCHECK');
+    expect(command).toBe('node');
+    const check = (port: string) =>
+      promisify(execFile)(process.execPath, args, { env: { ...process.env, PORT: port } }).then(
+        () => 0,
+        (error: { code: number }) => error.code,
+      );
+    await expect(check(new URL(upstream.url).port)).resolves.toBe(0);
+    // Port 9 (discard) has no listener on these machines.
+    await expect(check('9')).resolves.toBe(1);
   });
 
   it('serves the built-in agents on every surface', async () => {

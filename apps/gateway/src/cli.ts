@@ -29,7 +29,9 @@ Environment:
   AGENTPORT_API_KEY       with call <url>: the remote agent's API key, sent as a bearer token
 `;
 
-// Later starts reuse the compiled code (kept in the temporary folder): a faster cold start.
+// Later starts reuse the compiled code of what loads from here on, the commands and every surface
+// (kept in the temporary folder). The bundled artifact is one file, compiled before this runs:
+// NODE_COMPILE_CACHE, set before Node starts, caches it (the Dockerfile sets it).
 enableCompileCache?.();
 
 /** How long a stopped gateway's process may wait for the work still going out (see `serve`). */
