@@ -1,5 +1,6 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { runReadmeExample } from '@agentport/core/testing';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
 
@@ -30,5 +31,14 @@ describe('the repository README', () => {
     expect(test).toBe('- Run the tests: `bash scripts/install-test-deps.sh && pnpm test`');
     const ci = await readFile(fileURLToPath(new URL('../../../.ci/run', import.meta.url)), 'utf8');
     expect(ci).toContain('bash scripts/install-test-deps.sh && pnpm test');
+  });
+});
+
+describe("the gateway's README", () => {
+  it('runs its usage example and prints what it says', async () => {
+    const { stdout, expected } = await runReadmeExample(
+      fileURLToPath(new URL('..', import.meta.url)),
+    );
+    expect(stdout).toBe(expected);
   });
 });
