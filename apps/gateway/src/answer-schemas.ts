@@ -47,8 +47,35 @@ const agentSummary = z.strictObject({
 });
 export const AGENT_SUMMARY = answerSchema(agentSummary);
 
-/** The REST/SSE agent list: `{ agents: [...] }`. */
-export const AGENT_LIST = answerSchema(z.strictObject({ agents: z.array(agentSummary) }));
+/** How the gateway's agent list shows a remote agent not available yet. */
+const unavailableAgent = z.strictObject({
+  name: z.string(),
+  tools: z.array(z.never()),
+  unavailable: z.literal(true),
+});
+
+/** The REST/SSE agent list: `{ agents: [...] }`, remote agents not available yet included. */
+export const AGENT_LIST = answerSchema(
+  z.strictObject({ agents: z.array(z.union([agentSummary, unavailableAgent])) }),
+);
+
+/** `/readyz`: ready, or degraded with the remote agents not available yet. */
+export const READINESS = answerSchema(
+  z.strictObject({
+    status: z.enum(['ready', 'degraded']),
+    unavailable: z
+      .array(
+        z.strictObject({
+          name: z.string(),
+          url: z.string().describe('Its URL, without query'),
+          since: z.string().describe('When it was first found unavailable (ISO 8601)'),
+          lastError: z.string().describe('Why the last try to read its card failed'),
+        }),
+      )
+      .optional()
+      .describe('The remote agents not available yet, when degraded'),
+  }),
+);
 
 /** A compat ToolDef: `{ type: 'function', function: { name, description?, parameters } }`. */
 const toolDef = z.strictObject({

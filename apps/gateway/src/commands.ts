@@ -69,7 +69,10 @@ export async function serve(
     return 1;
   }
   const hostname = pick(flags.host, process.env.HOST, config.host) ?? '127.0.0.1';
-  const { agents, defaultAgent } = await resolveAgents(config);
+  // A remote that cannot be reached yet does not stop the gateway: it answers 503 until it can.
+  const { agents, defaultAgent, unavailableRemotes } = await resolveAgents(config, {
+    unreachable: 'defer',
+  });
   const controller = new AbortController();
   // Libraries' console output (the SDK's warnings) goes into the JSON log too.
   const restoreConsole = routeConsoleToLog(logger);
@@ -105,12 +108,18 @@ export async function serve(
           ...(config.maxConcurrency === undefined ? {} : { maxConcurrency: config.maxConcurrency }),
           ...(config.maxBodyBytes === undefined ? {} : { maxBodyBytes: config.maxBodyBytes }),
           ...(config.a2aReplyWith === undefined ? {} : { a2aReplyWith: config.a2aReplyWith }),
+          unavailableRemotes,
+          ...(config.requireRemotes === undefined ? {} : { requireRemotes: config.requireRemotes }),
         });
         const urls = agentUrls(publicUrl, defaultAgent, true);
+        const served = [
+          ...agents.map((agent) => agent.name),
+          ...unavailableRemotes.map((remote) => `${remote.name} (unavailable)`),
+        ];
         process.stdout.write(
           [
             `AgentPort gateway listening on ${local}`,
-            `  agents              ${agents.map((agent) => agent.name).join(', ')} (default: ${defaultAgent})`,
+            `  agents              ${served.join(', ')} (default: ${defaultAgent})`,
             `  A2A (hand-rolled)   ${urls.a2aDefault}`,
             `  A2A (official SDK)  ${publicUrl}/.well-known/agent-card.json  (JSON-RPC ${urls.a2aSdkJsonRpc})`,
             `  REST/SSE            ${publicUrl}/agents/{name}/invoke  and  ${publicUrl}/agents/{name}/stream`,

@@ -8,7 +8,7 @@ import { type Agent, defineAgent } from '@agentport/core';
 import { createEchoAgent } from '@agentport/core/agents';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, validateConfig } from './config.ts';
-import { resolveAgents } from './resolve-agents.ts';
+import { nameFromUrl, resolveAgents } from './resolve-agents.ts';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./e2e/fixtures/${name}`, import.meta.url));
 
@@ -24,6 +24,7 @@ describe('validateConfig', () => {
       shutdownTimeoutMs: 2_147_483_647,
       requestTimeoutMs: 0,
       keepAliveTimeoutMs: 0,
+      requireRemotes: true,
     };
     expect(validateConfig(config)).toEqual(config);
   });
@@ -56,6 +57,7 @@ describe('validateConfig', () => {
       /^Invalid config: agents\.0: must be an agent .*tools, handoffs/,
     ],
     [{ a2aReplyWith: 'status' }, /^Invalid config: a2aReplyWith: /],
+    [{ requireRemotes: 'yes' }, /^Invalid config: requireRemotes: /],
     [{ colour: 'blue' }, /^Invalid config: \(root\): .*colour/],
     // Node would fire a longer timer after 1 ms: shutdown would cut every request at once.
     [{ shutdownTimeoutMs: 3_000_000_000 }, /^Invalid config: shutdownTimeoutMs: must be at most/],
@@ -234,6 +236,57 @@ describe('resolveAgents', () => {
       remote.closeAllConnections();
       await new Promise((resolve) => remote.close(resolve));
     }
+  });
+
+  it('defers a remote it cannot reach, on request: named as configured, or after its URL', async () => {
+    const down = 'http://127.0.0.1:9';
+    const { agents, defaultAgent, unavailableRemotes } = await resolveAgents(
+      {
+        builtins: false,
+        remotes: [
+          { url: `${down}/agents/echo?token=t`, kind: 'a2a-http' },
+          { url: `${down}/a2a/far`, kind: 'a2a-sdk', name: 'named' },
+        ],
+      },
+      { unreachable: 'defer' },
+    );
+    expect(agents).toEqual([]);
+    // The first served name, as for agents that answer.
+    expect(defaultAgent).toBe('echo');
+    expect(
+      unavailableRemotes.map(({ name, url, nameFromUrl: derived }) => [name, url, derived]),
+    ).toEqual([
+      ['echo', `${down}/agents/echo?token=t`, true],
+      ['named', `${down}/a2a/far`, false],
+    ]);
+    expect(unavailableRemotes[0]?.lastError).toMatch(/cannot reach .*ECONNREFUSED/);
+    // Its URL-derived name must not be taken.
+    await expect(
+      resolveAgents(
+        { remotes: [{ url: `${down}/agents/echo`, kind: 'a2a-http' }] },
+        { unreachable: 'defer' },
+      ),
+    ).rejects.toThrow(/^remotes\.0: An agent named 'echo' is already registered .*'name'/);
+    // An unknown default is still refused, an unavailable one is not.
+    await expect(
+      resolveAgents(
+        { defaultAgent: 'named', remotes: [{ url: down, kind: 'a2a-sdk', name: 'named' }] },
+        { unreachable: 'defer' },
+      ),
+    ).resolves.toMatchObject({ defaultAgent: 'named' });
+  });
+
+  it.each([
+    ['http://host.test/agents/echo', 'echo'],
+    ['http://host.test/agents/echo/', 'echo'],
+    ['http://host.test/a2a/far/.well-known/agent-card.json', 'far'],
+    ['http://host.test/agents/Big%20One/.well-known/agent.json', 'big-20one'],
+    ['http://host.test/cards/helper.json', 'cards'],
+    ['https://sdk-host.example.com:9000/.well-known/agent-card.json', 'sdk-host'],
+    ['http://10.0.0.5:8080/', 'remote-agent'],
+    ['http://[::1]:8080', 'remote-agent'],
+  ])('derives a name from the URL %s: %s', (url, name) => {
+    expect(nameFromUrl(url)).toBe(name);
   });
 
   it('names the remote it cannot use, and why', async () => {

@@ -10,7 +10,11 @@ export interface RemoteAgentConfig {
   url: string;
   /** Which A2A flavour it speaks: the hand-rolled REST one or the official SDK one. */
   kind: 'a2a-http' | 'a2a-sdk';
-  /** The name to serve it under; defaults to a name derived from its card. */
+  /**
+   * The name to serve it under. Without one, a name derived from its card; or, when its card
+   * cannot be read at start, one derived from its URL (the path segment before `.well-known`,
+   * else the last one, else the host's first label), which it keeps once its card is read.
+   */
   name?: string | undefined;
   /** An API key sent as `Authorization: Bearer` to the remote. */
   apiKey?: string | undefined;
@@ -29,8 +33,18 @@ export interface GatewayConfig {
   builtins?: boolean;
   /** The agent served at the root (default `assistant`, or the first agent). */
   defaultAgent?: string;
-  /** Remote A2A agents to serve on every surface. */
+  /**
+   * Remote A2A agents to serve on every surface. One whose card cannot be read at start (down,
+   * a timeout, a 5xx, no valid card yet) does not stop the gateway: it answers 503
+   * `remote_unavailable` on every surface while the gateway retries it in the background (1 s,
+   * doubling up to 60 s, with jitter), and `/readyz` lists it.
+   */
   remotes?: RemoteAgentConfig[];
+  /**
+   * Whether `/readyz` answers 503 `remote_unavailable` while any remote agent is unavailable
+   * (default false: 200 `{"status":"degraded","unavailable":[...]}`).
+   */
+  requireRemotes?: boolean;
   /** Port (default 8080; `PORT` and `--port` override). */
   port?: number;
   /** Address to bind (default 127.0.0.1; `HOST` and `--host` override). */
@@ -164,6 +178,7 @@ const configSchema = z.strictObject({
         }),
     )
     .optional(),
+  requireRemotes: z.boolean().optional(),
   port: z.number().int().min(0).max(65_535).optional(),
   host: z.string().min(1).optional(),
   publicUrl: baseUrlSchema.optional(),

@@ -9,4 +9,9 @@ export {
   validateConfig,
 } from './config.ts';
 export { agentUrls, createGateway, type Gateway, type GatewayOptions } from './gateway.ts';
-export { type ResolvedAgents, resolveAgents } from './resolve-agents.ts';
+export type { RemoteRetryOptions, UnavailableRemote } from './remote-retries.ts';
+export {
+  type ResolveAgentsOptions,
+  type ResolvedAgents,
+  resolveAgents,
+} from './resolve-agents.ts';

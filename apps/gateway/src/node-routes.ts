@@ -15,8 +15,8 @@ const JSON_RPC_ROUTE = '/jsonrpc';
 export interface NodeRouteServers {
   rest: RestServer;
   a2aHttp: ReadonlyMap<string, A2AHttpServer>;
-  /** The default agent's hand-rolled A2A server, at the root. */
-  defaultTasks: A2AHttpServer;
+  /** The default agent's hand-rolled A2A server, at the root (none while it is unavailable). */
+  defaultTasks: A2AHttpServer | undefined;
   a2aSdk: ReadonlyMap<string, A2ASdkServer>;
   /** Whether the gateway is shutting down: an answer then closes its connection, as the app's do. */
   shuttingDown(): boolean;
@@ -73,7 +73,7 @@ export function createNodeRoute(servers: NodeRouteServers): NodeRoute {
       return true;
     }
     if (url.startsWith(TASKS_ROUTE))
-      return defaultTasks.handleNode(request, response, url, headers);
+      return defaultTasks?.handleNode(request, response, url, headers) ?? false;
     if (!url.startsWith(REST_MOUNT_SLASH)) return false;
     const underMount = url.slice(REST_MOUNT.length);
     const slash = underMount.indexOf('/', 1);

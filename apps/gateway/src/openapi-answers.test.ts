@@ -66,6 +66,36 @@ function post(body: unknown): RequestInit {
 }
 
 describe('OpenAPI answer schemas', () => {
+  it('match readyz: ready, degraded with a remote unavailable, and name its 503', async () => {
+    const { app, document } = await documented();
+    expect(await expectDocumented(document, 'GET /readyz', await app.request('/readyz'))).toEqual({
+      status: 'ready',
+    });
+    const unavailableRemotes = [
+      {
+        name: 'far',
+        url: 'http://far.test/agents/far',
+        since: new Date(),
+        lastError: 'getCard failed: cannot reach http://far.test/agents/far (ECONNREFUSED)',
+        connect: () => Promise.reject(new Error('still down')),
+      },
+    ];
+    const degraded = await documented({ unavailableRemotes });
+    const answer = await degraded.app.request('/readyz');
+    expect(await expectDocumented(degraded.document, 'GET /readyz', answer)).toMatchObject({
+      status: 'degraded',
+      unavailable: [{ name: 'far' }],
+    });
+    const listed = await degraded.app.request('/agents');
+    expect(await expectDocumented(degraded.document, 'GET /agents', listed)).toMatchObject({
+      agents: [{}, {}, {}, { name: 'far', unavailable: true }],
+    });
+    const refusal = document.paths['/readyz']?.get?.responses['503'];
+    expect(refusal?.content?.['application/json']?.schema).toMatchObject({ required: ['error'] });
+    const strict = await documented({ unavailableRemotes, requireRemotes: true });
+    expect((await strict.app.request('/readyz')).status).toBe(503);
+  });
+
   it('match the REST/SSE agent list, agent description and invoke answers', async () => {
     const { app, document } = await documented();
     const list = await expectDocumented(document, 'GET /agents', await app.request('/agents'));

@@ -21,6 +21,8 @@ export interface RouteDoc {
   query?: z.ZodObject;
   /** The JSON Schema of its error bodies, when not AgentPort's `{ error: { code, message } }`. */
   errorSchema?: Record<string, unknown>;
+  /** Error statuses worth naming beside the `default` error answer, with what each means. */
+  errorStatuses?: Record<number, string>;
 }
 
 /** Finds the documentation of a route from its method and OpenAPI path. */
@@ -147,6 +149,15 @@ export function createOpenApiDocument(
       ...(parameters.length > 0 ? { parameters } : {}),
       responses: {
         [String(doc.status ?? 200)]: { description: 'Success', content },
+        ...Object.fromEntries(
+          Object.entries(doc.errorStatuses ?? {}).map(([status, description]) => [
+            status,
+            {
+              description,
+              content: Object.fromEntries(jsonTypes.map((type) => [type, failure])),
+            },
+          ]),
+        ),
         default: {
           description: 'Error',
           content: Object.fromEntries(jsonTypes.map((type) => [type, failure])),

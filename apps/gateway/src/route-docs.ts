@@ -13,6 +13,7 @@ import {
   AGENT_LIST,
   AGENT_SUMMARY,
   INVOKE_ANSWER,
+  READINESS,
   RUN_RESPONSE,
   SDK_LIST_TASKS_QUERY,
   SDK_LIST_TASKS_QUERY_WITH_TENANT,
@@ -96,7 +97,14 @@ const RULES: Rule[] = [
   {
     method: 'GET',
     path: /^\/readyz$/,
-    doc: { summary: 'Readiness: 503 while shutting down', tag: 'Operations' },
+    doc: {
+      summary: 'Readiness: ready, or degraded while a remote agent is unavailable',
+      tag: 'Operations',
+      responseSchema: READINESS,
+      errorStatuses: {
+        503: 'shutting_down while shutting down; remote_unavailable while a remote agent is unavailable and the config sets requireRemotes',
+      },
+    },
   },
   {
     method: 'GET',

@@ -1,7 +1,10 @@
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { listen } from '@agentport/rest-sse';
 import { describe, expect, it } from 'vitest';
-import { gatewayProcesses } from '../testing/gateway-process.ts';
+import { createBuiltinAgents } from '../builtin-agents.ts';
+import { createGateway } from '../gateway.ts';
+import { gatewayProcesses, withConfigFile } from '../testing/gateway-process.ts';
 import { readEvents } from '../testing/sse.ts';
 
 // A gateway started from a config module: its agents, keys, limits and log.
@@ -187,5 +190,74 @@ describe('configured gateway', () => {
       body: JSON.stringify({ agent_name: 'remote-echo', input: 'compat too' }),
     });
     expect(await run.json()).toMatchObject({ output: 'compat too', agent: 'remote-echo' });
+  });
+
+  it('starts with a remote agent it cannot reach, answers 503 for it, and serves it once it can', async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as { port: number };
+    await new Promise((resolve) => probe.close(resolve));
+    const source = `export default { remotes: [{ url: 'http://127.0.0.1:${port}/agents/echo', name: 'later' }] };\n`;
+    await withConfigFile(source, async (config) => {
+      const gateway = await start(['--config', config], { LOG_LEVEL: 'info' });
+      expect(gateway.output()).toMatch(/agents +assistant, echo, ticker, later \(unavailable\)/);
+      const degraded = await fetch(`${gateway.url}/readyz`);
+      expect(degraded.status).toBe(200);
+      expect(await degraded.json()).toMatchObject({
+        status: 'degraded',
+        unavailable: [{ name: 'later', url: `http://127.0.0.1:${port}/agents/echo` }],
+      });
+      const invoke = () =>
+        fetch(`${gateway.url}/agents/later/invoke`, {
+          method: 'POST',
+          headers: json,
+          body: JSON.stringify({ input: 'at last' }),
+        });
+      const refused = await invoke();
+      expect(refused.status).toBe(503);
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe(
+        'remote_unavailable',
+      );
+
+      // The remote comes up: a retry (1 s, then 2 s, with jitter) finds it.
+      const upstream = new AbortController();
+      const remote = createGateway({
+        agents: createBuiltinAgents(),
+        defaultAgent: 'assistant',
+        publicUrl: `http://127.0.0.1:${port}`,
+      });
+      const served = listen(remote.app, { port, signal: upstream.signal });
+      try {
+        const deadline = Date.now() + 10_000;
+        while (
+          ((await (await fetch(`${gateway.url}/readyz`)).json()) as { status: string }).status !==
+          'ready'
+        ) {
+          expect(Date.now()).toBeLessThan(deadline);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        expect(await (await invoke()).json()).toEqual({ result: 'at last' });
+      } finally {
+        await remote.shutdown();
+        upstream.abort();
+        await served;
+      }
+      expect(await gateway.stop()).toBe(0);
+      const entries = gateway
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { level: number; msg: string });
+      expect(entries).toContainEqual(
+        expect.objectContaining({
+          level: 40,
+          agent: 'later',
+          msg: expect.stringMatching(/unavailable at start/),
+        }),
+      );
+      expect(entries).toContainEqual(
+        expect.objectContaining({ level: 30, agent: 'later', msg: 'remote agent available' }),
+      );
+    });
   });
 });
