@@ -8,6 +8,7 @@ import type { GatewayConfig } from './config.ts';
 import { createGateway, type Gateway, type GatewayOptions } from './gateway.ts';
 import { resolveAgents } from './resolve-agents.ts';
 import { collectLines } from './testing/log-lines.ts';
+import { readEvents } from './testing/sse.ts';
 
 // A gateway configured with remote agents on a port where nothing listens yet: it starts, answers
 // 503 remote_unavailable for them on every surface, then serves them once they can be reached.
@@ -337,6 +338,15 @@ describe('a remote agent unreachable at start', async () => {
     const root = await serveGateway(rooted);
     expect((await fetch(`${root.url}/tasks?wait=5`, post({ input: 'root' }))).status).toBe(201);
     expect([...served.taken, ...root.taken]).toEqual([true, true]);
+    // The app composed again streams as the first did, on the Node response (through `app`).
+    const streamed = await fetch(
+      `${served.url}/compat/runs`,
+      post({ agent_name: 'far-sdk', input: 'a b', stream: true }),
+    );
+    expect(streamed.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const events = await readEvents(streamed);
+    expect(JSON.parse(events.at(-1)?.data ?? '')).toMatchObject({ output: 'a b' });
+    expect(served.taken.at(-1)).toBe(false);
 
     const logged = lines.map(
       (line) => JSON.parse(line) as { level: number; msg: string; agent?: string },
