@@ -98,15 +98,17 @@ if node -e "const p = require('$destination/unpacked/package/package.json'); pro
 fi
 # A declaration the builder could not resolve falls back to `any` (`{ [x: string]: any }`), and the
 # published types lose what the source had; none is written on purpose.
-if compgen -G 'dist/*.d.ts' >/dev/null &&
-  grep -nE '(:|<|\||,)\s*any\b' dist/*.d.ts | grep -vE '^[^:]+:[0-9]+:\s*(\*|//|/\*)'; then
+# The declarations the tarball holds, wherever under its dist/ they are (the gateway's: dist/lib).
+declarations=$(find "$destination/unpacked/package" -name '*.d.ts' -not -path '*/node_modules/*')
+if [ -n "$declarations" ] &&
+  grep -nE '(:|<|\||,)\s*any\b' $declarations | grep -vE '^[^:]+:[0-9]+:\s*(\*|//|/\*)'; then
   fail 'declarations fell back to any (above)'
 fi
 # A library whose values cross the package's API both ways (a user's zod schemas, a user's Hono
 # app) must be the user's own copy: a peer dependency. As a dependency, a user on another version
 # of it gets a second copy, and their schemas or apps no longer type-check against ours.
 for shared in zod hono; do
-  if compgen -G 'dist/*.d.ts' >/dev/null && grep -qE "from ['\"]${shared}['\"]" dist/*.d.ts &&
+  if [ -n "$declarations" ] && grep -qE "from ['\"]${shared}['\"]" $declarations &&
     ! node -e "const p = require('./package.json'); process.exit(p.peerDependencies?.['${shared}'] && !p.dependencies?.['${shared}'] ? 0 : 1)"; then
     fail "its declarations name ${shared}, which must be a peer dependency (not a dependency)"
   fi
