@@ -194,10 +194,14 @@ function mountAgents(app: Hono, options: GatewayAppOptions): void {
   app.all(AGENT_CARD_ROUTE, methodNotAllowed(['GET', 'HEAD']));
 
   const root = a2aHttp.get(defaultAgent);
-  if (root !== undefined) app.route('/', root.app);
-  else
-    for (const path of ROOT_A2A_ROUTES)
+  if (root !== undefined) {
+    app.route('/', root.app);
+  } else {
+    // The default agent is a remote agent not available yet.
+    for (const path of ROOT_A2A_ROUTES) {
       app.all(path, () => errorResponse(missingAgent(defaultAgent)));
+    }
+  }
   for (const [name, server] of a2aHttp) app.route(`/agents/${name}`, server.app);
   for (const [name, server] of a2aSdk) {
     app.route(`/a2a/${name}`, server.app);
@@ -217,17 +221,16 @@ function mountAgents(app: Hono, options: GatewayAppOptions): void {
   for (const path of ['/a2a/:name', '/a2a/:name/*']) {
     app.all(path, (context) => unserved(context.req.path, context.req.param('name') ?? ''));
   }
-  for (const { name } of remotes?.statuses() ?? []) {
-    // rest-sse does not know it yet: it would describe it as an unknown agent.
+  // rest-sse knows a remote agent once it is available: until then it would call it unknown.
+  const pending = (remotes?.statuses() ?? []).map(({ name }) => name);
+  for (const name of pending) {
     app.all(`/agents/${name}`, () => errorResponse(missingAgent(name)));
   }
-  if (remotes !== undefined && remotes.statuses().length > 0) {
+  if (pending.length > 0) {
+    const unlisted = pending.map((name) => ({ name, tools: [], unavailable: true }));
     app.get('/agents', async (context) => {
       const listed = (await (await servers.rest.app.request('/')).json()) as { agents: unknown[] };
-      const pending = remotes
-        .statuses()
-        .map(({ name }) => ({ name, tools: [], unavailable: true }));
-      return context.json({ agents: [...listed.agents, ...pending] });
+      return context.json({ agents: [...listed.agents, ...unlisted] });
     });
   }
   app.route('/agents', servers.rest.app);
