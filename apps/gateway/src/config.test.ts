@@ -125,6 +125,23 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads a named file relative to the current folder, whatever INIT_CWD a script left', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'agentport-config-'));
+    const cwd = process.cwd();
+    const initCwd = process.env.INIT_CWD;
+    try {
+      process.chdir(folder);
+      process.env.INIT_CWD = tmpdir();
+      await writeFile('deploy.config.mjs', 'export default { port: 9004 };\n');
+      await expect(loadConfig('deploy.config.mjs')).resolves.toEqual({ port: 9004 });
+    } finally {
+      process.chdir(cwd);
+      if (initCwd === undefined) delete process.env.INIT_CWD;
+      else process.env.INIT_CWD = initCwd;
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
   it('awaits a default export that is a promise, and validates what it gives', async () => {
     await expect(loadConfig(fixture('promised.config.ts'))).rejects.toThrow(
       /^Invalid config: port: /,

@@ -254,12 +254,10 @@ function findDefaultConfig(directory: string): string | undefined {
  * {@link DEFAULT_CONFIG_FILES} in the working directory, else the empty (embedded default) config.
  */
 export async function loadConfig(path?: string): Promise<GatewayConfig> {
-  // An explicit path is relative to where the user ran the command (pnpm runs scripts in the
-  // package folder and says where it was started in INIT_CWD).
+  // Relative to the current folder, as every command-line tool reads a path (not INIT_CWD, which a
+  // package manager sets for its script and every process that script starts inherits).
   const file =
-    path === undefined
-      ? findDefaultConfig(process.cwd())
-      : resolve(process.env.INIT_CWD ?? '.', path);
+    path === undefined ? findDefaultConfig(process.cwd()) : resolve(process.cwd(), path);
   if (file === undefined) return {};
   const shown = path ?? basename(file);
   if (!existsSync(file)) throw new ConfigError(`Config file not found: ${shown}`);
