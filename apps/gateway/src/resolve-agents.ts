@@ -25,6 +25,12 @@ export interface ResolveAgentsOptions {
    * serve` defers).
    */
   unreachable?: 'fail' | 'defer';
+  /**
+   * With `unreachable: 'defer'`: how long to wait for a remote's card before deferring it, in ms
+   * (default 5,000), so that a remote that accepts connections but never answers does not hold
+   * the start for the card's own 30 s.
+   */
+  deferAfterMs?: number;
 }
 
 /**
@@ -84,10 +90,13 @@ type Resolved = { agent: Agent } | { unavailable: UnavailableRemote };
 async function resolveRemote(
   remote: RemoteAgentConfig,
   index: number,
-  unreachable: 'fail' | 'defer',
+  options: ResolveAgentsOptions,
 ): Promise<Resolved> {
+  const unreachable = options.unreachable ?? 'fail';
   try {
-    return { agent: await connect(remote, remote.name) };
+    const signal =
+      unreachable === 'defer' ? AbortSignal.timeout(options.deferAfterMs ?? 5_000) : undefined;
+    return { agent: await connect(remote, remote.name, signal) };
   } catch (error) {
     if (unreachable === 'fail') {
       // Not "cannot reach": the remote may answer, with a card that cannot be used.
@@ -121,9 +130,7 @@ export async function resolveAgents(
 ): Promise<ResolvedAgents> {
   const builtins = config.builtins === false ? [] : createBuiltinAgents();
   const remotes = await Promise.all(
-    (config.remotes ?? []).map((remote, index) =>
-      resolveRemote(remote, index, options.unreachable ?? 'fail'),
-    ),
+    (config.remotes ?? []).map((remote, index) => resolveRemote(remote, index, options)),
   );
   const local = [...builtins, ...(config.agents ?? [])];
   const agents = [...local];

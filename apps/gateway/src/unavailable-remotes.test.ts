@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { createEchoAgent } from '@agentport/core/agents';
 import { listen } from '@agentport/rest-sse';
 import { pino } from 'pino';
@@ -363,5 +363,27 @@ describe('a remote agent unreachable at start', async () => {
     expect(
       logged.some(({ level, msg }) => level === 40 && msg === 'remote agent still unavailable'),
     ).toBe(true);
+  });
+});
+
+describe('a remote agent that accepts connections but never answers', () => {
+  it('is deferred once deferAfterMs has passed, not after the card timeout', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    stops.push(() => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => silent.close(resolve));
+    });
+    const { port } = silent.address() as { port: number };
+    for (const kind of ['a2a-http', 'a2a-sdk'] as const) {
+      const started = performance.now();
+      const resolved = await resolveAgents(
+        { remotes: [{ url: `http://127.0.0.1:${port}/agents/echo`, kind, name: 'mute' }] },
+        { unreachable: 'defer', deferAfterMs: 100 },
+      );
+      expect(resolved.unavailableRemotes.map((remote) => remote.name), kind).toEqual(['mute']);
+      expect(performance.now() - started, kind).toBeLessThan(5_000);
+    }
   });
 });
