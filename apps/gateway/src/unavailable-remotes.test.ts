@@ -382,7 +382,10 @@ describe('a remote agent that accepts connections but never answers', () => {
         { remotes: [{ url: `http://127.0.0.1:${port}/agents/echo`, kind, name: 'mute' }] },
         { unreachable: 'defer', deferAfterMs: 100 },
       );
-      expect(resolved.unavailableRemotes.map((remote) => remote.name), kind).toEqual(['mute']);
+      expect(
+        resolved.unavailableRemotes.map((remote) => remote.name),
+        kind,
+      ).toEqual(['mute']);
       expect(performance.now() - started, kind).toBeLessThan(5_000);
     }
   });
