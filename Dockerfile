@@ -17,6 +17,7 @@ COPY --from=build /repo/apps/gateway/dist/cli.js /app/dist/cli.js
 # Inside a container the gateway listens on every interface; NODE_COMPILE_CACHE keeps the
 # compiled artifact for the container's later starts.
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 NODE_COMPILE_CACHE=/tmp/agentport-compile-cache
+# Give PUBLIC_URL (docker run -e PUBLIC_URL=https://agents.example.com) so the cards name it.
 USER node
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \

@@ -3,7 +3,7 @@ import { agentCardUrlOf } from '@agentport/a2a-sdk';
 import { type Agent, errorFromEvent, InvalidInputError } from '@agentport/core';
 import { listen } from '@agentport/rest-sse';
 import { pino } from 'pino';
-import type { GatewayConfig } from './config.ts';
+import { type GatewayConfig, validateConfig } from './config.ts';
 import { routeConsoleToLog } from './console-log.ts';
 import { agentUrls, createGateway, type Gateway } from './gateway.ts';
 import { connectAgentUrl, shownUrl } from './remote-call.ts';
@@ -53,7 +53,7 @@ function onStopSignals(
 /** Starts the gateway and serves until SIGINT or SIGTERM; resolves with the exit code. */
 export async function serve(
   config: GatewayConfig,
-  flags: { port?: string | undefined; host?: string | undefined },
+  flags: { port?: string | undefined; host?: string | undefined; configFile?: string },
 ): Promise<number> {
   const level = pick(process.env.LOG_LEVEL, config.logLevel) ?? 'info';
   if (!LOG_LEVELS.includes(level)) {
@@ -69,6 +69,16 @@ export async function serve(
     return 1;
   }
   const hostname = pick(flags.host, process.env.HOST, config.host) ?? '127.0.0.1';
+  const configuredUrl = pick(process.env.PUBLIC_URL, config.publicUrl);
+  if (configuredUrl !== undefined && configuredUrl !== config.publicUrl) {
+    try {
+      validateConfig({ publicUrl: configuredUrl });
+    } catch (error) {
+      const reason = (error as Error).message.replace(/^Invalid config: publicUrl: /, '');
+      process.stderr.write(`agentport: invalid PUBLIC_URL: ${reason}\n`);
+      return 1;
+    }
+  }
   // A remote that cannot be reached yet does not stop the gateway: it answers 503 until it can.
   const { agents, defaultAgent, unavailableRemotes } = await resolveAgents(config, {
     unreachable: 'defer',
@@ -97,7 +107,7 @@ export async function serve(
         const local = /^http:\/\/(?:0\.0\.0\.0|\[::\])/.test(url)
           ? `http://127.0.0.1:${boundPort}`
           : url;
-        const publicUrl = (config.publicUrl ?? local).replace(/\/+$/, '');
+        const publicUrl = (configuredUrl ?? local).replace(/\/+$/, '');
         gateway = createGateway({
           agents,
           defaultAgent,
@@ -119,6 +129,9 @@ export async function serve(
         process.stdout.write(
           [
             `AgentPort gateway listening on ${local}`,
+            ...(flags.configFile === undefined
+              ? []
+              : [`  config              ${flags.configFile}`]),
             `  agents              ${served.join(', ')} (default: ${defaultAgent})`,
             `  A2A (hand-rolled)   ${urls.a2aDefault}`,
             `  A2A (official SDK)  ${publicUrl}/.well-known/agent-card.json  (JSON-RPC ${urls.a2aSdkJsonRpc})`,
@@ -129,6 +142,12 @@ export async function serve(
             '',
           ].join('\n'),
         );
+        if (configuredUrl === undefined && local !== url) {
+          // Bound to every interface (a container): the cards would send other hosts to loopback.
+          process.stderr.write(
+            `agentport: listening on every interface without publicUrl (or PUBLIC_URL): the agent cards name ${local}, which only this host can reach\n`,
+          );
+        }
       },
     },
   );

@@ -243,7 +243,7 @@ export const DEFAULT_CONFIG_FILES = [
 ] as const;
 
 /** The first of {@link DEFAULT_CONFIG_FILES} that exists in `directory`, if any. */
-function findDefaultConfig(directory: string): string | undefined {
+export function findConfigFile(directory: string): string | undefined {
   return DEFAULT_CONFIG_FILES.map((name) => resolve(directory, name)).find((file) =>
     existsSync(file),
   );
@@ -256,7 +256,7 @@ function findDefaultConfig(directory: string): string | undefined {
 export async function loadConfig(path?: string): Promise<GatewayConfig> {
   // Relative to the current folder, as every command-line tool reads a path (not INIT_CWD, which a
   // package manager sets for its script and every process that script starts inherits).
-  const file = path === undefined ? findDefaultConfig(process.cwd()) : resolve(process.cwd(), path);
+  const file = path === undefined ? findConfigFile(process.cwd()) : resolve(process.cwd(), path);
   if (file === undefined) return {};
   const shown = path ?? basename(file);
   if (!existsSync(file)) throw new ConfigError(`Config file not found: ${shown}`);

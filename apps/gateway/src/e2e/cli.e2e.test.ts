@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,78 @@ describe('CLI', () => {
     const { stdout } = await run(process.execPath, [CLI, '--help']);
     expect(stdout).toContain('agentport serve');
     expect(stdout).toContain('agentport call <agent> <input>');
+  });
+
+  it('prints its version', async () => {
+    const { version } = JSON.parse(
+      readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8'),
+    ) as { version: string };
+    for (const flag of ['--version', '-v']) {
+      const { stdout } = await run(process.execPath, [CLI, flag]);
+      expect(stdout).toBe(`${version}\n`);
+    }
+  });
+
+  it('tells a Node older than 22.18 what it needs, before loading anything else', async () => {
+    const older =
+      'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"22.17.0"});' +
+      'Object.defineProperty(process,"version",{value:"v22.17.0"})';
+    const failed = await run(process.execPath, ['--import', older, CLI, '--help']).catch(
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(failed).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr:
+        'agentport: needs Node.js 22.18 or later, which loads TypeScript configs (this is v22.17.0)\n',
+    });
+  });
+
+  it('says which config it serves, none found included, and when the cards would name loopback', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'agentport-no-config-'));
+    try {
+      const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--host', '0.0.0.0'], {
+        cwd: folder,
+        env: { ...process.env, LOG_LEVEL: 'silent', PUBLIC_URL: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      let stdout = '';
+      child.stderr.setEncoding('utf8');
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        stdout += chunk;
+      });
+      await new Promise<void>((resolve) => {
+        child.stderr.on('data', (chunk: string) => {
+          stderr += chunk;
+          if (stderr.includes('only this host can reach')) resolve();
+        });
+      });
+      child.kill('SIGKILL');
+      expect(stdout).toContain(
+        `  config              none (no agentport.config.ts, agentport.config.mts, agentport.config.js, agentport.config.mjs in ${folder})\n`,
+      );
+      expect(stderr).toMatch(
+        /agentport: listening on every interface without publicUrl \(or PUBLIC_URL\): the agent cards name http:\/\/127\.0\.0\.1:\d+, which only this host can reach/,
+      );
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('advertises PUBLIC_URL in its cards, and refuses an invalid one', async () => {
+    const gateway = await start([], { PUBLIC_URL: 'https://agents.example.com/gw' });
+    const card = (await (await fetch(`${gateway.url}/.well-known/agent.json`)).json()) as {
+      endpoint: string;
+    };
+    expect(card.endpoint).toBe('https://agents.example.com/gw');
+    const failed = await run(process.execPath, [CLI, 'serve', '--port', '0'], {
+      env: { ...process.env, PUBLIC_URL: 'https://agents.example.com/?x=1' },
+    }).catch((error: { code: number; stderr: string }) => error);
+    expect(failed).toMatchObject({
+      code: 1,
+      stderr: 'agentport: invalid PUBLIC_URL: must not have a query or a fragment\n',
+    });
   });
 
   it('lists agents and calls one locally', async () => {
