@@ -85,6 +85,23 @@ describe("the gateway's artifact, started with node alone", () => {
     expect(stage).toMatch(/^ENV .*\bHOST=0\.0\.0\.0\b/m);
   });
 
+  it('says what to do with a config that imports AgentPort packages it does not have', async () => {
+    const folder = await artifactFolder('agentport-artifact-imports-');
+    await writeFiles(folder, {
+      'agentport.config.mjs':
+        "import { defineConfig } from '@agentport/gateway';\nexport default defineConfig({});\n",
+    });
+    const failure = await promisify(execFile)(
+      process.execPath,
+      ['dist/cli.js', 'agents', '--config', 'agentport.config.mjs'],
+      { cwd: folder },
+    ).catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 1 });
+    expect((failure as { stderr: string }).stderr).toContain(
+      'a config for the bundled artifact can import only node: modules: export a plain object)',
+    );
+  });
+
   it("passes the Dockerfile's HEALTHCHECK, which fails when nothing answers", async () => {
     const [command, ...args] = await execForm('HEALTHCHECK');
     expect(command).toBe('node');

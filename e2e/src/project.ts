@@ -20,10 +20,17 @@ export const PROJECT_ENV: NodeJS.ProcessEnv = {
   LOG_LEVEL: 'info',
 };
 
+// What the helpers below leave behind (folders, processes), undone once the test file is done:
+// registered here, at import, since a hook registered from within beforeAll is never run.
+const cleanups: Array<() => unknown> = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
 /** A new folder outside the repository, removed once the file's tests are done. */
 export async function temporaryFolder(prefix: string): Promise<string> {
   const folder = await mkdtemp(join(tmpdir(), prefix));
-  afterAll(() => rm(folder, { recursive: true, force: true }));
+  cleanups.push(() => rm(folder, { recursive: true, force: true }));
   return folder;
 }
 
@@ -67,7 +74,8 @@ export interface ServerProcess {
 
 /**
  * Starts a command that prints `listening on http://...` (the gateway's first line), and stops it
- * once the file's tests are done.
+ * once the file's tests are done: its whole process group, since `npx` runs the bin under a shell
+ * of its own that a signal to `npx` alone would leave running.
  */
 export async function startServer(
   folder: string,
@@ -79,9 +87,16 @@ export async function startServer(
     cwd: folder,
     env: { ...PROJECT_ENV, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
-  afterAll(() => {
-    child.kill('SIGKILL');
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  cleanups.push(async () => {
+    try {
+      process.kill(-(child.pid as number), 'SIGKILL');
+    } catch {
+      return; // the group has already ended
+    }
+    await exited;
   });
   let stdout = '';
   let stderr = '';

@@ -12,7 +12,8 @@ Usage:
   agentport call <agent> <input> [--stream] [--config FILE]
                                                          run one agent locally and print its output
   agentport call <url> <input> [--stream]                run a remote agent: an A2A card URL
-                                                         (.../agent.json, .../agent-card.json) or
+                                                         (.../agent.json, .../agent-card.json),
+                                                         an A2A SDK agent URL (.../a2a/echo) or
                                                          a REST/SSE agent URL (.../agents/echo)
   agentport card <url>                                   fetch and print a remote agent card
   agentport --help                                       show this help

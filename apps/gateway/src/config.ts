@@ -249,6 +249,20 @@ export function findConfigFile(directory: string): string | undefined {
   );
 }
 
+/** What to do about a config module Node could not load, when its message says. */
+function loadHint(file: string, message: string): string {
+  // Node reads a .ts or .js file as CommonJS under a package.json of type commonjs.
+  if (/Cannot use import statement outside a module/.test(message)) {
+    const module = file.endsWith('.js') ? '.mjs' : '.mts';
+    return ` (name the file ${module}, or put "type": "module" in the package.json next to it)`;
+  }
+  // The one-file artifact brings no packages along for its config to import.
+  if (/Cannot find package '@agentport\//.test(message)) {
+    return ' (install @agentport/gateway and @agentport/core next to the config; a config for the bundled artifact can import only node: modules: export a plain object)';
+  }
+  return '';
+}
+
 /**
  * Loads and validates a config module (its default export); with no path, the first of
  * {@link DEFAULT_CONFIG_FILES} in the working directory, else the empty (embedded default) config.
@@ -265,11 +279,7 @@ export async function loadConfig(path?: string): Promise<GatewayConfig> {
     loaded = (await import(pathToFileURL(file).href)) as { default?: unknown };
   } catch (error) {
     const { message } = error as Error;
-    // Node reads a .ts file as CommonJS under a package.json of type commonjs.
-    const hint = /Cannot use import statement outside a module/.test(message)
-      ? ' (name the file .mts, or put "type": "module" in the package.json next to it)'
-      : '';
-    throw new ConfigError(`Cannot load config ${shown}: ${message}${hint}`);
+    throw new ConfigError(`Cannot load config ${shown}: ${message}${loadHint(file, message)}`);
   }
   if (loaded.default === undefined) {
     throw new ConfigError(`Config ${shown} has no default export`);

@@ -1,5 +1,5 @@
 import { createRemoteAgent } from '@agentport/a2a-http';
-import { createRemoteSdkAgent } from '@agentport/a2a-sdk';
+import { agentCardUrlOf, createRemoteSdkAgent } from '@agentport/a2a-sdk';
 import {
   type Agent,
   type AgentEvent,
@@ -108,11 +108,25 @@ function restAgent(base: URL, headers: Record<string, string>): Agent {
   });
 }
 
+/** Whether an official SDK agent card answers at `cardUrl` (an SDK agent's base URL was given). */
+async function hasSdkCard(cardUrl: string, headers: Record<string, string>): Promise<boolean> {
+  const response = await fetch(cardUrl, {
+    headers: { ...headers, accept: 'application/json', 'a2a-version': '1.0' },
+    signal: AbortSignal.timeout(10_000),
+  }).catch(() => undefined);
+  if (response?.ok !== true) return false;
+  const card = (await response.json().catch(() => undefined)) as
+    | Record<string, unknown>
+    | undefined;
+  return Array.isArray(card?.supportedInterfaces) || typeof card?.protocolVersion === 'string';
+}
+
 /**
  * The remote agent at a URL: an A2A card URL (`.../.well-known/agent.json` for the hand-rolled
- * flavour, any other `.json`, such as `.../agent-card.json`, for the official SDK's) or a REST/SSE
- * agent URL (where `/invoke` and `/stream` live, such as `http://host:8080/agents/echo`);
- * `headers` go with every request (an API key).
+ * flavour, any other `.json`, such as `.../agent-card.json`, for the official SDK's), an official
+ * SDK agent's base URL (one whose `.well-known/agent-card.json` answers, such as
+ * `http://host:8080/a2a/echo`) or a REST/SSE agent URL (where `/invoke` and `/stream` live, such
+ * as `http://host:8080/agents/echo`); `headers` go with every request (an API key).
  */
 export async function connectAgentUrl(
   url: string,
@@ -121,6 +135,11 @@ export async function connectAgentUrl(
   const parsed = parseAgentUrl(url);
   if (parsed.pathname.endsWith(HAND_ROLLED_CARD)) return createRemoteAgent(parsed, { headers });
   if (parsed.pathname.endsWith('.json')) return createRemoteSdkAgent(parsed.href, { headers });
+  const rest = /\/(?:invoke|stream)\/*$/.test(parsed.pathname);
+  const cardUrl = agentCardUrlOf(parsed.href);
+  if (!rest && (await hasSdkCard(cardUrl, headers))) {
+    return createRemoteSdkAgent(cardUrl, { headers });
+  }
   parsed.pathname = parsed.pathname.replace(/\/+$/, '').replace(/\/(?:invoke|stream)$/, '');
   return restAgent(parsed, headers);
 }

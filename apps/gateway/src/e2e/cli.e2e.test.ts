@@ -186,6 +186,7 @@ describe('CLI', () => {
     for (const url of [
       `${gateway.url}/a2a/assistant/.well-known/agent-card.json`,
       `${gateway.url}/agents/assistant/.well-known/agent.json`,
+      `${gateway.url}/a2a/assistant`,
       `${gateway.url}/agents/assistant`,
       `${gateway.url}/agents/assistant/invoke`,
     ]) {
@@ -251,15 +252,20 @@ describe('CLI', () => {
     const folder = mkdtempSync(join(tmpdir(), 'agentport-config-'));
     try {
       writeFileSync(join(folder, 'package.json'), '{"type":"commonjs"}');
-      const file = join(folder, 'cjs.config.ts');
-      writeFileSync(file, "import { env } from 'node:process';\nexport default { port: 1 };\n");
-      const failure = await run(process.execPath, [CLI, 'agents', '--config', file]).catch(
-        (error: { code: number; stderr: string }) => error,
-      );
-      expect(failure).toMatchObject({ code: 1 });
-      expect((failure as { stderr: string }).stderr).toMatch(
-        /Cannot use import statement outside a module \(name the file \.mts, or put "type": "module" in the package\.json next to it\)/,
-      );
+      for (const [name, rename] of [
+        ['cjs.config.ts', '.mts'],
+        ['cjs.config.js', '.mjs'],
+      ]) {
+        const file = join(folder, name as string);
+        writeFileSync(file, "import { env } from 'node:process';\nexport default { port: 1 };\n");
+        const failure = await run(process.execPath, [CLI, 'agents', '--config', file]).catch(
+          (error: { code: number; stderr: string }) => error,
+        );
+        expect(failure).toMatchObject({ code: 1 });
+        expect((failure as { stderr: string }).stderr).toContain(
+          `Cannot use import statement outside a module (name the file ${rename}, or put "type": "module" in the package.json next to it)`,
+        );
+      }
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
