@@ -77,4 +77,14 @@ describe('a project written by create-agentport, installed from the tarballs', (
       run(process.execPath, check, { cwd: project, env: { ...PROJECT_ENV, PORT: port } }),
     ).resolves.toBeDefined();
   });
+
+  it('drains and stops on the SIGTERM a process manager sends npm start', async () => {
+    const server = await startServer(project, 'npm', ['start'], { PORT: '0' });
+    const exited = new Promise<number | null>((resolve) => server.child.once('exit', resolve));
+    server.child.kill('SIGTERM');
+    await expect(exited).resolves.toBe(0);
+    // Nothing of it is left listening: the gateway itself got the signal, not only npm.
+    await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+    expect(server.output()).toContain('"msg":"stopped"');
+  });
 });

@@ -61,7 +61,11 @@ describe('createProject', () => {
       private: true,
       type: 'module',
       engines: { node: '>=22.18' },
-      scripts: { start: 'agentport serve', test: 'node --test', typecheck: 'tsc' },
+      scripts: {
+        start: 'exec agentport serve',
+        test: 'node --test test/*.test.ts',
+        typecheck: 'tsc',
+      },
       dependencies: {
         '@agentport/core': `^${manifest.version}`,
         '@agentport/gateway': `^${manifest.version}`,

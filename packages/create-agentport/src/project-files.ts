@@ -45,8 +45,8 @@ export function packageJson(name: string, version: string): string {
     // Node strips TypeScript types by default from 22.18 (and 23.6): no compiler at run time.
     engines: { node: '>=22.18' },
     scripts: {
-      start: 'agentport serve',
-      test: 'node --test',
+      start: 'exec agentport serve',
+      test: 'node --test test/*.test.ts',
       typecheck: 'tsc',
     },
     dependencies: {
