@@ -187,7 +187,7 @@ export async function listAgents(config: GatewayConfig): Promise<number> {
     const tools = agent.tools.map((tool) => tool.name).join(', ');
     const marker = agent.name === defaultAgent ? ' (default)' : '';
     process.stdout.write(
-      `${agent.name}${marker}: ${agent.description ?? ''}${tools ? ` [tools: ${tools}]` : ''}\n`,
+      `${agent.name}${marker}${agent.description ? `: ${agent.description}` : ''}${tools ? ` [tools: ${tools}]` : ''}\n`,
     );
   }
   return 0;

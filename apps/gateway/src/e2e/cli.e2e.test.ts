@@ -107,6 +107,13 @@ describe('CLI', () => {
       const { stdout } = await run(process.execPath, [CLI, ...args]);
       expect(stdout, args.join(' ')).toMatch(/^shout/m);
     }
+    // An agent without a description is listed by its name alone.
+    const bare =
+      "export default { builtins: false, agents: [{ name: 'bare', tools: [], handoffs: [], invoke: async () => '', async *stream() {} }] };\n";
+    await withConfigFile(bare, async (config) => {
+      const { stdout } = await run(process.execPath, [CLI, 'agents', '--config', config]);
+      expect(stdout).toBe('bare (default)\n');
+    });
     const { stdout: answer } = await run(process.execPath, [
       CLI,
       'call',
