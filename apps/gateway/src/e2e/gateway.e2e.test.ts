@@ -76,8 +76,10 @@ describe('the gateway process', () => {
       expect(output).toContain(surface);
     }
     // Every URL whole: none a bare path the reader would have to complete (behind a prefix
-    // proxy the bare `/agents/{name}/stream` pointed past it).
-    expect(output).not.toMatch(/\s\/\w/);
+    // proxy the bare `/agents/{name}/stream` pointed past it). The config line names a file.
+    const [config, ...rest] = output.split('\n').filter((line) => line.startsWith('  '));
+    expect(config).toMatch(/^ {2}config {14}none \(no agentport\.config\.ts, .* in \/.+\)$/);
+    expect(rest.join('\n')).not.toMatch(/\s\/\w/);
   });
 
   it.each(FLAVOURS)(
