@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -111,8 +112,12 @@ describe("the gateway's artifact, started with node alone", () => {
         (error: { code: number }) => error.code,
       );
     await expect(check(new URL(upstream.url).port)).resolves.toBe(0);
-    // Port 9 (discard) has no listener on these machines.
-    await expect(check('9')).resolves.toBe(1);
+    // A port just given out and taken back: nothing listens there.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    await expect(check(String(port))).resolves.toBe(1);
   });
 
   it('serves the built-in agents on every surface', async () => {

@@ -1,4 +1,4 @@
-import { createRemoteAgent } from '@agentport/a2a-http';
+import { createRemoteAgent, RemoteUnreachableError } from '@agentport/a2a-http';
 import { agentCardUrlOf, createRemoteSdkAgent } from '@agentport/a2a-sdk';
 import {
   type Agent,
@@ -61,8 +61,7 @@ async function post(
     signal,
   }).catch((error: unknown) => {
     if (signal.aborted) throw error;
-    const code = (error as { cause?: { code?: unknown } }).cause?.code;
-    throw new Error(`cannot reach ${shownUrl(url)}${typeof code === 'string' ? ` (${code})` : ''}`);
+    throw new RemoteUnreachableError('stream', shownUrl(url), error);
   });
   if (!response.ok) throw await answeredError(response, url);
   return response;

@@ -1,5 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -222,6 +224,21 @@ describe('CLI', () => {
     ]).catch((error: { code: number; stderr: string }) => error);
     expect(failed).toMatchObject({ code: 1 });
     expect((failed as { stderr: string }).stderr).toMatch(/^agentport: agent_not_found: /);
+    // One that cannot be reached says so in one line, without a stack.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const unreachable = await run(process.execPath, [
+      CLI,
+      'call',
+      `http://127.0.0.1:${port}/agents/echo`,
+      'hi',
+    ]).catch((error: { code: number; stderr: string }) => error);
+    expect(unreachable).toMatchObject({
+      code: 1,
+      stderr: `agentport: remote_unreachable: stream failed: cannot reach http://127.0.0.1:${port}/agents/echo/stream (ECONNREFUSED)\n`,
+    });
   });
 
   it('sends AGENTPORT_API_KEY to a remote called by URL', async () => {
