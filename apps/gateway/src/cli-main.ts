@@ -118,7 +118,9 @@ async function main(argv: string[]): Promise<number> {
     case 'call': {
       const [agent, ...input] = rest;
       if (agent === undefined || input.length === 0) {
-        process.stderr.write('Usage: agentport call <agent> <input>\n');
+        process.stderr.write(
+          'agentport: usage: agentport call <agent or url> <input> [--stream]\n',
+        );
         return 2;
       }
       const text = input.join(' ');
@@ -128,7 +130,7 @@ async function main(argv: string[]): Promise<number> {
     case 'card': {
       const [url] = rest;
       if (url === undefined) {
-        process.stderr.write('Usage: agentport card <url>\n');
+        process.stderr.write('agentport: usage: agentport card <url>\n');
         return 2;
       }
       return commands.printCard(url);

@@ -357,6 +357,16 @@ describe('CLI', () => {
       expect(failure).toMatchObject({ code: 2 });
       expect((failure as { stderr: string }).stderr).toContain(`unexpected argument '${args[1]}'`);
     }
+    // And call and card without what they need: a usage line, prefixed as every message.
+    for (const [args, usage] of [
+      [['call', 'echo'], 'agentport: usage: agentport call <agent or url> <input> [--stream]\n'],
+      [['card'], 'agentport: usage: agentport card <url>\n'],
+    ] as const) {
+      const failure = await run(process.execPath, [CLI, ...args]).catch(
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failure).toMatchObject({ code: 2, stderr: usage });
+    }
   });
 
   it('prints the cause of an agent failure on call, a local command', async () => {
