@@ -84,9 +84,31 @@ describe('observeFailures', () => {
     const { wrapped, reports } = observed(handWritten);
     await expect(collect(wrapped.stream('x'))).rejects.toBe(boom);
     await expect(wrapped.invoke('x')).rejects.toBe(boom);
+    // As callers are told it: agent_failure, the original kept as the cause.
     expect(reports.map(({ error }) => [error.code, error.cause])).toEqual([
-      ['internal_error', boom],
-      ['internal_error', boom],
+      ['agent_failure', boom],
+      ['agent_failure', boom],
+    ]);
+  });
+
+  it('reports a hand-written stream and invoke that throw when called, and throws on', () => {
+    const throwing: Agent = {
+      name: 'throwing',
+      tools: [],
+      handoffs: [],
+      invoke: () => {
+        throw boom;
+      },
+      stream: () => {
+        throw boom;
+      },
+    };
+    const { wrapped, reports } = observed(throwing);
+    expect(() => wrapped.stream('x')).toThrow(boom);
+    expect(() => wrapped.invoke('x')).toThrow(boom);
+    expect(reports.map(({ error, name }) => [error.code, name, error.cause])).toEqual([
+      ['agent_failure', 'throwing', boom],
+      ['agent_failure', 'throwing', boom],
     ]);
   });
 

@@ -2,7 +2,7 @@ import type { Agent, AgentRunOptions } from './agent.ts';
 import type { AgentEvent } from './agent-event.ts';
 import { checkedOutput, errorFromEvent } from './agent-output.ts';
 import type { AgentPortError } from './errors/agentport-error.ts';
-import { toAgentPortError } from './errors/to-agentport-error.ts';
+import { toAgentFailure } from './errors/to-agent-failure.ts';
 import { PUSH_EVENTS, type PushedEvents } from './push-events.ts';
 
 /** Called with each failed run of an observed agent (see {@link observeFailures}). */
@@ -13,10 +13,10 @@ const CANCELED = 'canceled';
 
 /**
  * Wraps an agent so that every run that fails is reported to `onFailure` once, with the error as
- * the agent raised it (an `AgentFailureError` keeps the original as its `cause`): an `invoke` that
- * rejects, a `stream` that throws or ends with an `error` event, and a final output that is not a
- * string (which fails the run where it is read: see `checkedOutput`). Canceled runs are not
- * failures.
+ * callers are told it (an AgentPort error as raised, anything else an `AgentFailureError` keeping
+ * the original as its `cause`): an `invoke` that throws or rejects, a `stream` that throws (on
+ * call or on a step) or ends with an `error` event, and a final output that is not a string
+ * (which fails the run where it is read: see `checkedOutput`). Canceled runs are not failures.
  * The wrapper has the agent's identity and tools, and runs exactly what it runs; its handoff
  * targets are observed the same way. Calls with the same listener wrap an agent once, so a target
  * reached from several agents (or a cycle of handoffs) is one wrapper. A listener that throws is
@@ -47,7 +47,7 @@ function observed(
   if (known !== undefined) return known;
   const { name } = agent;
   const report = (error: unknown): void => {
-    const failure = toAgentPortError(error);
+    const failure = toAgentFailure(error, name);
     if (failure.code === CANCELED) return;
     try {
       onFailure(failure, name);
@@ -90,8 +90,15 @@ function observed(
     ...(agent.model === undefined ? {} : { model: agent.model }),
     tools: agent.tools,
     handoffs,
-    invoke: (input: string, options?: AgentRunOptions) =>
-      agent.invoke(input, options).then(
+    invoke(input: string, options?: AgentRunOptions): Promise<string> {
+      let running: Promise<string>;
+      try {
+        running = agent.invoke(input, options);
+      } catch (error) {
+        report(error);
+        throw error;
+      }
+      return running.then(
         (output) => {
           reportOutput(output);
           return output;
@@ -100,9 +107,16 @@ function observed(
           report(error);
           throw error;
         },
-      ),
+      );
+    },
     stream(input: string, options?: AgentRunOptions): AsyncIterable<AgentEvent> {
-      const events = agent.stream(input, options) as PushedEvents;
+      let events: PushedEvents;
+      try {
+        events = agent.stream(input, options);
+      } catch (error) {
+        report(error);
+        throw error;
+      }
       const stream = observedEvents(events) as AsyncGenerator<AgentEvent> & PushedEvents;
       const push = events[PUSH_EVENTS];
       // A stream that can push its events still can: consumers that test for it keep that path.

@@ -4,8 +4,9 @@ import { endedWithoutResult, errorFromEvent, rememberFailure } from './agent-out
 import { callToolOf, findByName } from './call-tool.ts';
 import type { AgentProgressEvent, AgentRunContext, AgentRunFunction } from './define-agent.ts';
 import { AgentFailureError } from './errors/agent-failure-error.ts';
-import { AgentPortError } from './errors/agentport-error.ts';
+import type { AgentPortError } from './errors/agentport-error.ts';
 import { CancellationError } from './errors/cancellation-error.ts';
+import { toAgentFailure } from './errors/to-agent-failure.ts';
 import { LazyAbortListener } from './lazy-abort-listener.ts';
 import { progressEventFault } from './progress-event-fault.ts';
 import { type AgentEventObserver, PUSH_EVENTS } from './push-events.ts';
@@ -42,8 +43,7 @@ export interface Definition {
 
 function failureOf(error: unknown, agentName: string, signal: AbortSignal): AgentPortError {
   if (signal.aborted) return new CancellationError(undefined, { cause: error });
-  if (AgentPortError.isInstance(error)) return error;
-  return new AgentFailureError({ agentName, cause: error });
+  return toAgentFailure(error, agentName);
 }
 
 async function* handoffOf(

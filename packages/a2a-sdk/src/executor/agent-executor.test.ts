@@ -187,6 +187,25 @@ describe('createAgentExecutor', () => {
     expect(JSON.stringify(events)).not.toContain('hunter2');
   });
 
+  it('fails the task of a hand-written agent whose stream throws with agent_failure, as an error event would', async () => {
+    const agent: Agent = {
+      ...createEchoAgent(),
+      stream: () => {
+        throw new Error('secret detail');
+      },
+    };
+    const { bus, events } = recorder();
+    await createAgentExecutor(agent).execute(requestContext('x'), bus);
+    const last = events.at(-1);
+    expect(last?.kind).toBe('statusUpdate');
+    const parts = last?.kind === 'statusUpdate' ? last.data.status?.message?.parts : undefined;
+    expect(parts?.map((part) => part.content?.value)).toEqual([
+      "Agent 'echo' failed",
+      { type: 'error', code: 'agent_failure', message: "Agent 'echo' failed" },
+    ]);
+    expect(JSON.stringify(events)).not.toContain('secret');
+  });
+
   it('aborts the agent signal on cancel and ends the task canceled', async () => {
     let signal: AbortSignal | undefined;
     const agent = defineAgent({
@@ -332,7 +351,12 @@ describe('createAgentExecutor reply', () => {
       contextId: 'ctx-1',
     })) as Task;
     expect(reply.status?.state).toBe(TaskState.TASK_STATE_FAILED);
-    expect(textOfParts(reply.status?.message?.parts ?? [])).toBe("Agent 'echo' failed");
+    // The same parts as a run that ends with an error event: the code is agent_failure.
+    expect(reply.status?.message?.parts.map((part) => part.content?.value)).toEqual([
+      "Agent 'echo' failed",
+      { type: 'error', code: 'agent_failure', message: "Agent 'echo' failed" },
+    ]);
+    expect(JSON.stringify(reply)).not.toContain('secret');
   });
 
   it('aborts the agent when the caller signal aborts, or at close, and answers canceled', async () => {

@@ -7,9 +7,16 @@ import {
   type RequestContext,
 } from '@a2a-js/sdk/server';
 import type { Agent, AgentEvent as CoreAgentEvent } from '@agentport/core';
-import { AgentPortError, CancellationError, checkedOutput } from '@agentport/core';
+import { CancellationError, checkedOutput } from '@agentport/core';
 import { canceledTask, type MessageReplyRequest, replyToMessage } from './message-reply.ts';
-import { agentMessage, dataPart, outputArtifact, textOfParts, textPart } from './parts.ts';
+import {
+  agentMessage,
+  dataPart,
+  failureParts,
+  outputArtifact,
+  textOfParts,
+  textPart,
+} from './parts.ts';
 import { DEFAULT_MAX_CONCURRENCY, RunSlots } from './run-slots.ts';
 import { now } from './timestamp.ts';
 
@@ -341,10 +348,7 @@ export function createAgentExecutor(
         await runTask(agent, requestContext, publisher, run);
       } catch (error) {
         // Never let a raw error reach the SDK: it would put its message on the wire.
-        const message = AgentPortError.isInstance(error)
-          ? error.message
-          : `Agent '${agent.name}' failed`;
-        publisher.status(TaskState.TASK_STATE_FAILED, [textPart(message)]);
+        publisher.status(TaskState.TASK_STATE_FAILED, failureParts(error, agent.name));
       } finally {
         if (holding) slots.release();
         runs.delete(taskId);

@@ -1,8 +1,15 @@
 import type { Message, Part, Task } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
 import type { Agent } from '@agentport/core';
-import { AgentPortError, checkedOutput, randomUuid } from '@agentport/core';
-import { agentMessage, dataPart, outputArtifact, textOfParts, textPart } from './parts.ts';
+import { checkedOutput, randomUuid } from '@agentport/core';
+import {
+  agentMessage,
+  dataPart,
+  failureParts,
+  outputArtifact,
+  textOfParts,
+  textPart,
+} from './parts.ts';
 import { now } from './timestamp.ts';
 
 /** A message to answer with a message: what the caller sent, in which conversation. */
@@ -89,9 +96,7 @@ export async function replyToMessage(
   } catch (error) {
     if (signal.aborted) return canceledTask(request, streamed);
     // Never put a raw error's message on the wire: it may say more than the caller should know.
-    const message = AgentPortError.isInstance(error)
-      ? error.message
-      : `Agent '${agent.name}' failed`;
-    return endedTask(request, TaskState.TASK_STATE_FAILED, [textPart(message)], streamed);
+    const parts = failureParts(error, agent.name);
+    return endedTask(request, TaskState.TASK_STATE_FAILED, parts, streamed);
   }
 }

@@ -1,6 +1,6 @@
 import type { Artifact, Message, Part } from '@a2a-js/sdk';
 import { Role } from '@a2a-js/sdk';
-import { randomUuid } from '@agentport/core';
+import { AgentFailureError, AgentPortError, randomUuid } from '@agentport/core';
 
 /** The id (and name) of the artifact that holds an agent's answer. */
 export const OUTPUT_ARTIFACT_ID = 'output';
@@ -23,6 +23,18 @@ export function dataPart(data: unknown): Part {
     filename: '',
     metadata: undefined,
   };
+}
+
+/**
+ * The status parts of a run that threw, as those of a run that ended with an `error` event: its
+ * message and the `error` event as data. An AgentPort error says its own code and message;
+ * anything else is `agent_failure` ("Agent '<name>' failed"), its text never put on the wire.
+ */
+export function failureParts(error: unknown, agentName: string): Part[] {
+  const { code, message } = AgentPortError.isInstance(error)
+    ? error
+    : new AgentFailureError({ agentName, cause: error });
+  return [textPart(message), dataPart({ type: 'error', code, message })];
 }
 
 /** An agent message of a task, such as a status message. */

@@ -89,6 +89,8 @@ describe('task runner progress writes', () => {
     const task = await runner.submit('x');
     const done = await runner.wait(task.id);
     expect(done.status).toBe('failed');
+    // The store's failure, not the agent's.
+    expect(done.error?.code).toBe('internal_error');
     expect(JSON.stringify(done)).not.toContain('disk full');
   });
 });

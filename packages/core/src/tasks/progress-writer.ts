@@ -55,6 +55,11 @@ export class ProgressWriter {
     );
   }
 
+  /** Whether `error` is the one a progress write failed with (which `append` throws). */
+  failedWith(error: unknown): boolean {
+    return this.#hasFailed && error === this.#failure;
+  }
+
   /**
    * Stops writing progress. When a write was made, resolves once it is done or rejects with its
    * error; when none was (most runs), returns undefined: there is nothing to wait for.

@@ -185,6 +185,68 @@ describe('createTaskRunner', () => {
     expect(JSON.stringify(done)).not.toContain('secret');
   });
 
+  it.each<[string, Agent]>([
+    [
+      'a hand-written stream that throws when called',
+      {
+        name: 'thrower',
+        tools: [],
+        handoffs: [],
+        invoke: () => Promise.reject(new Error('not used')),
+        stream: () => {
+          throw new Error('secret on call');
+        },
+      },
+    ],
+    [
+      "a hand-written stream whose iterator's next throws",
+      {
+        name: 'thrower',
+        tools: [],
+        handoffs: [],
+        invoke: () => Promise.reject(new Error('not used')),
+        stream: () => ({
+          [Symbol.asyncIterator]: () => ({
+            next: () => {
+              throw new Error('secret on next');
+            },
+          }),
+        }),
+      },
+    ],
+    [
+      "a hand-written stream whose iterator's next rejects",
+      {
+        name: 'thrower',
+        tools: [],
+        handoffs: [],
+        invoke: () => Promise.reject(new Error('not used')),
+        stream: () => ({
+          [Symbol.asyncIterator]: () => ({
+            next: () => Promise.reject(new Error('secret on next')),
+          }),
+        }),
+      },
+    ],
+    [
+      'a defineAgent run that throws when called',
+      defineAgent({
+        name: 'thrower',
+        run: () => {
+          throw new Error('secret on call');
+        },
+      }),
+    ],
+  ])('fails a task of %s with agent_failure, as every surface does', async (_, agent) => {
+    const runner = createTaskRunner({ agent });
+    const done = await runner.submitAndWait('x', { timeoutMs: 1_000 });
+    expect(done).toMatchObject({
+      status: 'failed',
+      error: { code: 'agent_failure', message: "Agent 'thrower' failed" },
+    });
+    expect(JSON.stringify(done)).not.toContain('secret');
+  });
+
   it('cancels a task before it starts: it never runs', async () => {
     const blocker = gatedAgent();
     const runner = createTaskRunner({ agent: blocker.agent, maxConcurrency: 1 });

@@ -10,6 +10,7 @@ import { CancellationError } from '../errors/cancellation-error.ts';
 import { InvalidInputError } from '../errors/invalid-input-error.ts';
 import { TaskNotCancelableError } from '../errors/task-not-cancelable-error.ts';
 import { TaskNotFoundError } from '../errors/task-not-found-error.ts';
+import { toAgentFailure } from '../errors/to-agent-failure.ts';
 import { toAgentPortError } from '../errors/to-agentport-error.ts';
 import { LazyAbortListener } from '../lazy-abort-listener.ts';
 import { randomUuid } from '../random-uuid.ts';
@@ -169,18 +170,25 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     const progress = new ProgressWriter(store, id);
     try {
       const task = await store.update(id, START, FROM_SUBMITTED);
-      // The agent gets its own copy of the metadata; without any, the run makes one if asked.
-      const events = agent.stream(
-        task.input,
-        hasOwnKeys(task.metadata) ? { signal, metadata: { ...task.metadata } } : { signal },
-      );
-      const end = await terminalEventOf(
-        events,
-        (event) => {
-          if (event.type === 'text-delta') progress.append(event.delta);
-        },
-        signal,
-      );
+      let end: TerminalEvent | undefined;
+      try {
+        // The agent gets its own copy of the metadata; without any, the run makes one if asked.
+        const events = agent.stream(
+          task.input,
+          hasOwnKeys(task.metadata) ? { signal, metadata: { ...task.metadata } } : { signal },
+        );
+        end = await terminalEventOf(
+          events,
+          (event) => {
+            if (event.type === 'text-delta') progress.append(event.delta);
+          },
+          signal,
+        );
+      } catch (error) {
+        // What the agent throws (its stream on call, or a step) is its failure, as on every
+        // other surface; a progress write that failed is the store's.
+        throw progress.failedWith(error) ? error : toAgentFailure(error, agent.name);
+      }
       // Canceled: the task says so already.
       if (signal.aborted) return;
       if (end === undefined) throw endedWithoutResult(agent.name);

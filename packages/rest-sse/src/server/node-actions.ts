@@ -53,7 +53,8 @@ export function streamAgentInto(writer: SSEWriter, agent: Agent, input: string):
   try {
     pumpAgentEvents(agent.stream(input, { signal: writer.signal }), writer, agent.name);
   } catch (error) {
-    writer.write(sseErrorMessage(error));
+    // A stream that throws on call is the agent's failure, written as the pump writes one.
+    writer.write({ ...sseErrorMessage(agentFailure(error, agent.name)), id: 1 });
     writer.close();
   }
 }
