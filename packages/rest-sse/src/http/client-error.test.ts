@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { Duplex } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { answerClientError } from './client-error.ts';
+import { answerClientError, answeredInsteadOf } from './client-error.ts';
 
 /** A socket that keeps what is written to it. */
 function fakeSocket(inFlight?: Partial<ServerResponse>) {
@@ -36,12 +36,31 @@ describe('answerClientError', () => {
     expect(socket.destroyed).toBe(true);
   });
 
-  it('writes nothing once an answer on the socket has begun, or when the peer reset it', () => {
-    const begun = fakeSocket({ headersSent: true });
+  it('writes nothing once bytes of an answer have gone to the socket, or when the peer reset it', () => {
+    const begun = fakeSocket({ headersSent: true, _headerSent: true } as Partial<ServerResponse>);
     answerClientError(failure('HPE_INVALID_METHOD'), begun.socket);
     const reset = fakeSocket();
     answerClientError(failure('ECONNRESET'), reset.socket);
     expect([begun.written, reset.written]).toEqual([[], []]);
     expect([begun.socket.destroyed, reset.socket.destroyed]).toEqual([true, true]);
+  });
+
+  it('answers in place of an answer whose head is only stored, none of it written yet', () => {
+    // As `writeHead` leaves a response whose bytes a BatchingServerResponse holds to the turn's end.
+    const stored = { headersSent: true, _headerSent: false } as Partial<ServerResponse>;
+    const { socket, written } = fakeSocket(stored);
+    answerClientError(failure('HPE_INVALID_METHOD'), socket);
+    expect(written.join('')).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(answeredInsteadOf(stored as ServerResponse)).toBe(400);
+    expect(socket.destroyed).toBe(true);
+  });
+
+  it('lets bytes held on a corked socket go before it destroys it', () => {
+    const { socket, written } = fakeSocket({ _headerSent: true } as Partial<ServerResponse>);
+    socket.cork();
+    socket.write('HTTP/1.1 200 OK\r\n');
+    answerClientError(failure('HPE_INVALID_CHUNK_SIZE'), socket);
+    expect(written.join('')).toBe('HTTP/1.1 200 OK\r\n');
+    expect(socket.destroyed).toBe(true);
   });
 });

@@ -45,21 +45,34 @@ function rawErrorAnswer(error: AgentPortError): string {
   );
 }
 
+/** Node's response in progress on a socket, and whether any of its bytes went to the socket. */
+type InFlightSocket = Duplex & {
+  _httpMessage?: (ServerResponse & { _headerSent?: boolean }) | null;
+};
+
 /**
  * A `node:http` server's `clientError` listener: what Node's parser refuses (malformed HTTP,
  * headers past Node's limit, a request not received within `requestTimeout`) is answered in the
  * JSON error shape, with the status Node would give it (400, 431, 413 or 408) and
  * `Connection: close`, where Node writes a bare status line. As Node's own handler does, it writes
- * the answer and destroys the socket; nothing is written when the socket is gone or an answer on
- * it has begun (which the bytes would corrupt).
+ * the answer and destroys the socket. The answer takes the place of one in progress on the socket
+ * whose head is only stored so far (a request whose body framing is broken, such as a GET with a
+ * `Content-Length` shorter than its body, is dispatched before the parser reaches the bad bytes,
+ * and may be answered at once); nothing is written when the socket is gone or bytes of an answer
+ * have gone to it (which the answer would corrupt): those leave, then the socket is destroyed.
  *
  * @example
  * server.on('clientError', answerClientError);
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  // The answer in progress on this socket, as Node's own handler checks it.
-  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
-  if (error.code !== 'ECONNRESET' && socket.writable && inFlight?.headersSent !== true) {
+  // The answer in progress on this socket, checked as Node's own handler does: `_headerSent`,
+  // set once its first bytes are written to the socket, not `headersSent`, true from `writeHead`
+  // on (a `BatchingServerResponse` holds an answer's bytes until the end of the turn).
+  const inFlight = (socket as InFlightSocket)._httpMessage;
+  // Bytes held back by a `BatchingServerResponse` leave before the socket goes, as Node's would
+  // have left at once.
+  while (socket.writableCorked > 0) socket.uncork();
+  if (error.code !== 'ECONNRESET' && socket.writable && inFlight?._headerSent !== true) {
     const refused = refusal(error);
     socket.write(rawErrorAnswer(refused));
     if (inFlight != null) answeredInstead.set(inFlight, refused.status);
