@@ -389,7 +389,7 @@ describe('createA2ASdkServer', () => {
     expect(await rest.json()).toMatchObject({ error: { code: 413, status: 'INVALID_ARGUMENT' } });
   });
 
-  it('closes the connection of a 413 found by counting a body of no declared length', async () => {
+  it('closes the connection of a 413, for a declared length or a body counted past the limit', async () => {
     const { app } = createA2ASdkServer(createEchoAgent(), config, { bodyLimit: 64 });
     const body = JSON.stringify({ padding: 'x'.repeat(200) });
     for (const path of ['/jsonrpc', '/rest/message:send']) {
@@ -400,7 +400,7 @@ describe('createA2ASdkServer', () => {
         413,
         'close',
       ]);
-      // A declared length is refused from the header; Node drains the body, the connection stays.
+      // A declared length is refused from the header: the body is not read either.
       const declared = await app.request(path, {
         method: 'POST',
         headers: { ...V1, 'content-length': String(body.length) },
@@ -409,7 +409,7 @@ describe('createA2ASdkServer', () => {
       expect([path, declared.status, declared.headers.get('connection')]).toEqual([
         path,
         413,
-        null,
+        'close',
       ]);
     }
   });

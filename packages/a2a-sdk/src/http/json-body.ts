@@ -106,23 +106,21 @@ export async function readJsonBody(c: Context, options: { strict: boolean }): Pr
 
 /**
  * Refuses bodies over `maxSize` bytes: from `Content-Length` when given (cheap), else by
- * counting the streamed bytes with Hono's `bodyLimit`. Counting stops at the limit, before the
- * body's end, so that answer says `Connection: close`: the rest of the body would be read as a
- * next request, and the server ends the connection.
+ * counting the streamed bytes with Hono's `bodyLimit`. Either way the body is refused unread
+ * (counting stops at the limit), so the answer says `Connection: close`: the rest of the body
+ * would be read as a next request, and the server ends the connection once the answer is sent.
  */
 export function limitBody(maxSize: number, onError: (c: Context) => Response): MiddlewareHandler {
-  const streaming = bodyLimit({
-    maxSize,
-    onError: (c) => {
-      const refused = onError(c);
-      refused.headers.set('connection', 'close');
-      return refused;
-    },
-  });
+  const refuse = (c: Context) => {
+    const refused = onError(c);
+    refused.headers.set('connection', 'close');
+    return refused;
+  };
+  const streaming = bodyLimit({ maxSize, onError: refuse });
   return async (c, next) => {
     const contentLength = requestHeader(c, 'content-length');
     if (contentLength !== undefined) {
-      if (Number(contentLength) > maxSize) return onError(c);
+      if (Number(contentLength) > maxSize) return refuse(c);
       return next();
     }
     return hasBody(c) ? streaming(c, next) : next();

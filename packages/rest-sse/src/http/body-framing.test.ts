@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { exchangeRaw } from '../test-support/raw-http.ts';
+import { exchangeRaw, uploadUntilClosed } from '../test-support/raw-http.ts';
 import { jsonErrorHandler } from './error-response.ts';
 import { limitBody, parseJsonBody } from './json-body.ts';
 import { type ListenAddress, listen } from './listen.ts';
@@ -90,6 +90,24 @@ describe('listen: requests with broken body framing', () => {
           });
         }
       }
+    },
+  );
+});
+
+describe('listen: a body over the limit', () => {
+  it.each([
+    ['declared by Content-Length', 'Content-Length: 50000000'],
+    ['sent in chunks', 'Transfer-Encoding: chunked'],
+  ])(
+    'is answered 413 with Connection: close, %s, and the connection ends at once, the upload unread',
+    async (_name, framing) => {
+      const port = await start();
+      const refused = await uploadUntilClosed(port, head('POST', '/echo', framing));
+      expect(refused.head).toMatch(/^http\/1\.1 413 /);
+      expect(refused.head).toMatch(/\r\nconnection: close(\r\n|$)/);
+      expect(refused.head).not.toContain('keep-alive');
+      // Not after a drain of the upload (@hono/node-server reads one for 500 ms).
+      expect(refused.closedMs - refused.answeredMs).toBeLessThan(250);
     },
   );
 });

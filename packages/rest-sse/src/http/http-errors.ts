@@ -30,8 +30,9 @@ export class MethodNotAllowedError extends AgentPortError {
 
 /**
  * The request body is larger than the limit (413). When it was refused before it was read to its
- * end (`bodyUnread`), the answer says `Connection: close`: the connection cannot carry another
- * request, and the server ends it.
+ * end (`bodyUnread`, as `limitBody` and the REST routes refuse every body over the limit), the
+ * answer says `Connection: close`: the connection cannot carry another request, and Node ends it
+ * once the answer is sent, rather than reading an upload it will refuse.
  */
 export class PayloadTooLargeError extends AgentPortError {
   /** The limit, in bytes. */

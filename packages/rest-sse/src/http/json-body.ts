@@ -34,15 +34,16 @@ export function declaredBodyOverLimit(context: Context, maxBytes: number): boole
 }
 
 /**
- * Middleware that answers 413 `payload_too_large` when the body is over `maxBytes`; when that is
- * found while counting a streamed body, the answer closes the connection (see
+ * Middleware that answers 413 `payload_too_large` when the body is over `maxBytes`, from a
+ * declared `Content-Length` or found while counting a streamed body; the answer says
+ * `Connection: close` and the connection ends once it is sent, the rest of the body unread (see
  * {@link PayloadTooLargeError}).
  */
 export function limitBody(maxBytes: number = DEFAULT_MAX_BODY_BYTES): MiddlewareHandler {
-  const tooLarge = () => errorResponse(new PayloadTooLargeError(maxBytes));
-  // Counting stops at the limit, before the body's end: its rest would be read as a next request.
-  const tooLargeUnread = () => errorResponse(new PayloadTooLargeError(maxBytes, true));
-  const counting = bodyLimit({ maxSize: maxBytes, onError: tooLargeUnread });
+  // Counting stops at the limit, before the body's end; a declared length is refused from the
+  // header, before any of the body is read.
+  const tooLarge = () => errorResponse(new PayloadTooLargeError(maxBytes, true));
+  const counting = bodyLimit({ maxSize: maxBytes, onError: tooLarge });
   return async function limitBodySize(context, next) {
     // A declared length is checked from the header alone: hono's bodyLimit first touches the
     // body stream, which turns @hono/node-server's fast body read off for the handler.

@@ -5,6 +5,7 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { describe, expect, it } from 'vitest';
 import { createWaitingAgent } from '../test-support/agents.ts';
+import { uploadUntilClosed } from '../test-support/raw-http.ts';
 import { readAnswer, servedPerTest } from '../test-support/serve.ts';
 import { eventsOf, parseSSE, readSSE } from '../test-support/sse.ts';
 import { createRestServer } from './rest-server.ts';
@@ -318,6 +319,24 @@ describe('request bodies over a real socket', () => {
       body: '{"input":"plain"}',
     });
     expect(await identity.json()).toEqual({ result: 'plain' });
+  });
+
+  it('answers a declared length over the limit 413 with Connection: close and ends the connection at once, on both actions', async () => {
+    const url = await start(
+      createRestServer({ maxBodyBytes: 100 }).register('echo', createEchoAgent()),
+    );
+    const port = Number(new URL(url).port);
+    for (const action of ['invoke', 'stream']) {
+      const refused = await uploadUntilClosed(
+        port,
+        `POST /echo/${action} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
+          'Content-Length: 50000000\r\n\r\n',
+      );
+      expect(refused.head, action).toMatch(/^http\/1\.1 413 /);
+      expect(refused.head, action).toMatch(/\r\nconnection: close(\r\n|$)/);
+      // Not after reading the upload for a while (@hono/node-server drains one for 500 ms).
+      expect(refused.closedMs - refused.answeredMs, action).toBeLessThan(250);
+    }
   });
 
   it('closes the connection of a 413 for a chunked body, so the next request takes a new one', async () => {

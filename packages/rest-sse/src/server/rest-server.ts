@@ -139,7 +139,7 @@ export function createRestServer(options: RestServerOptions = {}): RestServer {
     // A declared length is judged here and the action called directly (the usual case, and the
     // hot path); only an undeclared (chunked) body goes through the counting middleware.
     const over = declaredBodyOverLimit(context, maxBodyBytes);
-    if (over === true) return errorResponse(new PayloadTooLargeError(maxBodyBytes));
+    if (over === true) return errorResponse(new PayloadTooLargeError(maxBodyBytes, true));
     if (over === false) return run(context, agent);
     let response: Response | undefined;
     const refused = await limit(context, async () => {
