@@ -7,6 +7,7 @@ import {
   checkedOutput,
   type ErrorEvent,
   errorFromEvent,
+  pacedEvents,
 } from '@agentport/core';
 import type { RunResponse, ToolCallResult } from './definitions.ts';
 
@@ -29,7 +30,8 @@ export async function* runEvents(
 ): AsyncGenerator<AgentEvent, void, undefined> {
   let current = agent.name;
   try {
-    for await (const event of agent.stream(input, signal === undefined ? {} : { signal })) {
+    const events = pacedEvents(agent.stream(input, signal === undefined ? {} : { signal }));
+    for await (const event of events) {
       if (event.type === 'handoff') current = event.to;
       yield event;
       if (event.type === 'done' || event.type === 'error') return;

@@ -3,6 +3,7 @@ import type { AgentEvent, DoneEvent, ErrorEvent } from './agent-event.ts';
 import { AgentFailureError } from './errors/agent-failure-error.ts';
 import type { AgentPortError } from './errors/agentport-error.ts';
 import { remoteTaskError } from './errors/remote-task-error.ts';
+import { pacedEvents } from './paced-events.ts';
 import { PUSH_EVENTS, type PushedEvents } from './push-events.ts';
 
 const failures = new WeakMap<ErrorEvent, AgentPortError>();
@@ -54,8 +55,9 @@ export type ProgressHandler = (event: AgentEvent) => void;
  * Reads an agent's events up to its `done` or `error` one and resolves with it (undefined when the
  * stream ended without one), handing every other event to `onProgress`. A `defineAgent` stream
  * is pushed (see run-stream.ts) rather than iterated: no promise per event; it ends itself with a
- * `canceled` error event when its signal aborts. Any other stream is iterated; with `signal`, the
- * read rejects with a CancellationError as soon as it aborts, without waiting for the stream.
+ * `canceled` error event when its signal aborts. Any other stream is iterated, giving the event
+ * loop a turn every few milliseconds ({@link pacedEvents}); with `signal`, the read rejects with a
+ * CancellationError as soon as it aborts, without waiting for the stream.
  */
 export function terminalEventOf(
   events: AsyncIterable<AgentEvent>,
@@ -88,10 +90,11 @@ function readToEnd<T, C>(
 ): Promise<T> {
   const push = (events as PushedEvents)[PUSH_EVENTS];
   if (push === undefined) {
+    const paced = pacedEvents(events);
     const read =
       signal === undefined
-        ? iteratedTerminalEvent(events, onProgress)
-        : abortableTerminalEvent(events, signal, onProgress);
+        ? iteratedTerminalEvent(paced, onProgress)
+        : abortableTerminalEvent(paced, signal, onProgress);
     return read.then((event) => finish(event, context));
   }
   return new Promise((resolve, reject) => {

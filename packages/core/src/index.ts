@@ -40,6 +40,7 @@ export { ToolArgumentsError } from './errors/tool-arguments-error.ts';
 export { nestsWithin } from './json-depth.ts';
 export { jsonWeight } from './json-weight.ts';
 export { type AgentFailureListener, observeFailures } from './observe-failures.ts';
+export { pacedEvents } from './paced-events.ts';
 export { randomUuid } from './random-uuid.ts';
 export { MAX_HANDOFF_DEPTH } from './run-stream.ts';
 export { createMemoryTaskStore, type MemoryTaskStoreOptions } from './tasks/memory-task-store.ts';

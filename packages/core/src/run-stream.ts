@@ -10,6 +10,7 @@ import { toAgentFailure } from './errors/to-agent-failure.ts';
 import { LazyAbortListener } from './lazy-abort-listener.ts';
 import { progressEventFault } from './progress-event-fault.ts';
 import { type AgentEventObserver, PUSH_EVENTS } from './push-events.ts';
+import { onNextTurn, RunPace } from './run-pace.ts';
 import type { Tool } from './tool.ts';
 
 // One run of a `defineAgent` agent: its context and its event stream (see define-agent.ts).
@@ -145,6 +146,7 @@ export class RunStream implements AsyncIterableIterator<AgentEvent> {
   readonly #onStep = this.#step.bind(this);
   readonly #onError = this.#error.bind(this);
   #abortListener: LazyAbortListener | undefined;
+  readonly #pace = new RunPace();
 
   constructor(definition: Definition, input: string, options: AgentRunOptions) {
     this.#definition = definition;
@@ -214,6 +216,21 @@ export class RunStream implements AsyncIterableIterator<AgentEvent> {
 
   #request(): void {
     this.#phase = PULLING;
+    if (this.#pace.spend()) {
+      // Busy for a while without a turn of the event loop: the next step waits for one.
+      onNextTurn(RunStream.#afterTurn, this);
+      return;
+    }
+    this.#pull();
+  }
+
+  /** The turn a busy run gave the event loop has come: asks for the step, unless it has ended. */
+  static #afterTurn(stream: RunStream): void {
+    stream.#pace.rest();
+    if (stream.#phase === PULLING) stream.#pull();
+  }
+
+  #pull(): void {
     try {
       (this.#iterator as AsyncGenerator<AgentProgressEvent>)
         .next()

@@ -7,7 +7,7 @@ import {
   type RequestContext,
 } from '@a2a-js/sdk/server';
 import type { Agent, AgentEvent as CoreAgentEvent } from '@agentport/core';
-import { CancellationError, checkedOutput } from '@agentport/core';
+import { CancellationError, checkedOutput, pacedEvents } from '@agentport/core';
 import { canceledTask, type MessageReplyRequest, replyToMessage } from './message-reply.ts';
 import {
   agentMessage,
@@ -195,10 +195,9 @@ async function runTask(
   const { taskId, contextId } = requestContext;
   const input = textOfParts(requestContext.userMessage.parts);
   let streamed = '';
-  const events = agent.stream(input, {
-    signal: run.controller.signal,
-    metadata: { taskId, contextId },
-  });
+  const events = pacedEvents(
+    agent.stream(input, { signal: run.controller.signal, metadata: { taskId, contextId } }),
+  );
   for await (const event of events) {
     if (event.type === 'text-delta') {
       if (event.delta === '') continue;

@@ -1,7 +1,7 @@
 import type { Message, Part, Task } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
 import type { Agent } from '@agentport/core';
-import { checkedOutput, randomUuid } from '@agentport/core';
+import { checkedOutput, pacedEvents, randomUuid } from '@agentport/core';
 import {
   agentMessage,
   dataPart,
@@ -69,10 +69,9 @@ export async function replyToMessage(
   const { contextId } = request;
   let streamed = '';
   try {
-    const events = agent.stream(textOfParts(request.message.parts), {
-      signal,
-      metadata: { contextId },
-    });
+    const events = pacedEvents(
+      agent.stream(textOfParts(request.message.parts), { signal, metadata: { contextId } }),
+    );
     for await (const event of events) {
       if (event.type === 'text-delta') streamed += event.delta;
       else if (event.type === 'done') {

@@ -29,7 +29,8 @@ describe('echo', () => {
   });
 
   it('lets other work run while it streams a long input', async () => {
-    const input = Array.from({ length: 2_000 }, (_, index) => `w${index}`).join(' ');
+    // 1 MB of words: a run of several milliseconds, which gives the event loop turns.
+    const input = Array.from({ length: 200_000 }, (_, index) => `w${index}`).join(' ');
     let otherRan = false;
     setImmediate(() => {
       otherRan = true;

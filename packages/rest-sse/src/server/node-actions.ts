@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Agent, checkedOutput } from '@agentport/core';
+import { type Agent, checkedOutput, pacedEvents } from '@agentport/core';
 import { parseJsonText } from '../http/json-body.ts';
 import {
   type AnswerHeaders,
@@ -51,7 +51,9 @@ async function run(
  */
 export function streamAgentInto(writer: SSEWriter, agent: Agent, input: string): void {
   try {
-    pumpAgentEvents(agent.stream(input, { signal: writer.signal }), writer, agent.name);
+    // A hand-written agent's stream gives the event loop turns as a defineAgent one does.
+    const events = pacedEvents(agent.stream(input, { signal: writer.signal }));
+    pumpAgentEvents(events, writer, agent.name);
   } catch (error) {
     // A stream that throws on call is the agent's failure, written as the pump writes one.
     writer.write({ ...sseErrorMessage(agentFailure(error, agent.name)), id: 1 });
