@@ -69,13 +69,14 @@ const surfaces: Array<[string, (agent: string) => Promise<Response>]> = [
   ],
 ];
 
-/** How often a re-arming zero-delay timer fired while `work` ran, and its longest wait. */
+/** How often a re-arming zero-delay timer fired while `work` ran, its longest wait, the run's time. */
 async function timersDuring(
   work: () => Promise<unknown>,
-): Promise<{ fired: number; longest: number }> {
+): Promise<{ fired: number; longest: number; elapsed: number }> {
   let fired = 0;
   let longest = 0;
-  let last = performance.now();
+  const started = performance.now();
+  let last = started;
   let timer: NodeJS.Timeout | undefined;
   const tick = () => {
     const now = performance.now();
@@ -90,7 +91,7 @@ async function timersDuring(
   } finally {
     clearTimeout(timer);
   }
-  return { fired, longest };
+  return { fired, longest, elapsed: performance.now() - started };
 }
 
 describe('an agent yielding 100,000 events back to back', () => {
@@ -100,15 +101,17 @@ describe('an agent yielding 100,000 events back to back', () => {
 
   it.each(cases)('gives the event loop turns on the %s (%s)', async (_, agent, call) => {
     let text = '';
-    const { fired, longest } = await timersDuring(async () => {
+    const { fired, longest, elapsed } = await timersDuring(async () => {
       const response = await call(agent);
       expect(response.ok).toBe(true);
       text = await response.text();
     });
-    // The whole answer came, and timers fired all along its run.
+    // The whole answer came, and timers fired all along its run: unpaced, none fires until it
+    // ends. The longest wait is bounded by 50 ms or, on a loaded machine (CI, two test files at
+    // once) that stretches every gap alike, by half the run's own time.
     expect(text).toContain('x'.repeat(1_000));
-    expect(fired).toBeGreaterThan(1);
-    expect(longest).toBeLessThan(50);
+    expect(fired).toBeGreaterThan(3);
+    expect(longest).toBeLessThan(Math.max(50, elapsed / 2));
   });
 });
 
