@@ -2,12 +2,13 @@ import {
   type Agent,
   type AgentEvent,
   AgentFailureError,
-  AgentPortError,
+  type AgentPortError,
   CancellationError,
   checkedOutput,
   type ErrorEvent,
   errorFromEvent,
   pacedEvents,
+  toAgentFailure,
 } from '@agentport/core';
 import type { RunResponse, ToolCallResult } from './definitions.ts';
 
@@ -38,8 +39,7 @@ export async function* runEvents(
     }
   } catch (error) {
     if (signal?.aborted) yield failureEvent(new CancellationError(undefined, { cause: error }));
-    else if (AgentPortError.isInstance(error)) yield failureEvent(error);
-    else yield failureEvent(new AgentFailureError({ agentName: current, cause: error }));
+    else yield failureEvent(toAgentFailure(error, current));
     return;
   }
   yield failureEvent(

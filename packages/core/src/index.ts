@@ -35,6 +35,7 @@ export { TaskConflictError } from './errors/task-conflict-error.ts';
 export { TaskNotCancelableError } from './errors/task-not-cancelable-error.ts';
 export { TaskNotFoundError } from './errors/task-not-found-error.ts';
 export { TaskStoreFullError } from './errors/task-store-full-error.ts';
+export { toAgentFailure } from './errors/to-agent-failure.ts';
 export { toAgentPortError } from './errors/to-agentport-error.ts';
 export { ToolArgumentsError } from './errors/tool-arguments-error.ts';
 export { nestsWithin } from './json-depth.ts';

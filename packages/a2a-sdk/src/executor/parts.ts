@@ -1,6 +1,6 @@
 import type { Artifact, Message, Part } from '@a2a-js/sdk';
 import { Role } from '@a2a-js/sdk';
-import { AgentFailureError, AgentPortError, randomUuid } from '@agentport/core';
+import { randomUuid, toAgentFailure } from '@agentport/core';
 
 /** The id (and name) of the artifact that holds an agent's answer. */
 export const OUTPUT_ARTIFACT_ID = 'output';
@@ -31,9 +31,7 @@ export function dataPart(data: unknown): Part {
  * anything else is `agent_failure` ("Agent '<name>' failed"), its text never put on the wire.
  */
 export function failureParts(error: unknown, agentName: string): Part[] {
-  const { code, message } = AgentPortError.isInstance(error)
-    ? error
-    : new AgentFailureError({ agentName, cause: error });
+  const { code, message } = toAgentFailure(error, agentName);
   return [textPart(message), dataPart({ type: 'error', code, message })];
 }
 

@@ -1,11 +1,16 @@
-import { type AgentEvent, AgentFailureError, AgentPortError, checkedOutput } from '@agentport/core';
+import {
+  type AgentEvent,
+  AgentFailureError,
+  type AgentPortError,
+  checkedOutput,
+  toAgentFailure,
+} from '@agentport/core';
 import type { SSEWriter } from '../sse/sse-writer.ts';
 import { sseErrorMessage } from '../sse/sse-writer.ts';
 
 /** The error an agent's run reports: its own AgentPortError, else a safe `agent_failure`. */
 export function agentFailure(error: unknown, agentName: string): AgentPortError {
-  if (AgentPortError.isInstance(error)) return error;
-  return new AgentFailureError({ agentName, cause: error });
+  return toAgentFailure(error, agentName);
 }
 
 /**
