@@ -4,14 +4,8 @@ import {
   type RunOptions,
   type RunRequest,
   type RunResponse,
-  type StreamingRunRequest,
 } from '@agentport/compat';
-import {
-  type Agent,
-  type AgentEvent,
-  AgentNotFoundError,
-  type AgentPortError,
-} from '@agentport/core';
+import { type Agent, AgentNotFoundError, type AgentPortError } from '@agentport/core';
 
 /** The compat surface's runner, over the agents the gateway serves as they change. */
 export interface GatewayRunner {
@@ -21,13 +15,16 @@ export interface GatewayRunner {
   serve(agents: readonly Agent[]): void;
 }
 
+/** A refusal as a compat runner gives one: thrown at once for a stream, else as the promise. */
+function refuse(request: RunRequest, error: AgentPortError): Promise<RunResponse> {
+  if (request?.stream === true) throw error;
+  return Promise.reject(error);
+}
+
 /** A runner of no agents (createRunner needs one): every name is unknown. */
 const NO_AGENTS: Runner = {
-  run: ((request: RunRequest) => {
-    const error = new AgentNotFoundError(String(request?.agent_name));
-    if (request?.stream === true) throw error;
-    return Promise.reject(error);
-  }) as Runner['run'],
+  run: ((request: RunRequest) =>
+    refuse(request, new AgentNotFoundError(String(request?.agent_name)))) as Runner['run'],
   listAgents: () => [],
   getAgentDef: (name) => {
     throw new AgentNotFoundError(name);
@@ -43,26 +40,11 @@ export function createGatewayRunner(
 ): GatewayRunner {
   let current = NO_AGENTS;
 
-  function run(request: StreamingRunRequest, options?: RunOptions): AsyncIterable<AgentEvent>;
-  function run(
-    request: RunRequest & { stream?: false },
-    options?: RunOptions,
-  ): Promise<RunResponse>;
-  function run(
-    request: RunRequest,
-    options?: RunOptions,
-  ): AsyncIterable<AgentEvent> | Promise<RunResponse>;
-  function run(
-    request: RunRequest,
-    options?: RunOptions,
-  ): AsyncIterable<AgentEvent> | Promise<RunResponse> {
+  const run = ((request: RunRequest, options?: RunOptions) => {
     const name = request?.agent_name;
     const refused = typeof name === 'string' ? unavailable(name) : undefined;
-    if (refused === undefined) return current.run(request, options);
-    // As a compat runner refuses an unknown agent: at once for a stream, else as the promise.
-    if (request.stream === true) throw refused;
-    return Promise.reject(refused);
-  }
+    return refused === undefined ? current.run(request, options) : refuse(request, refused);
+  }) as Runner['run'];
 
   return {
     runner: {
