@@ -2,7 +2,7 @@
 // It reports its port over IPC, answers `heap` (heap used after a full GC) and stops when the
 // parent disconnects.
 import { createBuiltinAgents, createGateway, type Gateway } from '@agentport/gateway';
-import { listen } from '@agentport/rest-sse';
+import { listen } from '@agentport/http/node';
 import { startHono, startRaw, startSdkExpress } from './anchors.ts';
 
 /** The servers the benchmark can start. */

@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
-import { listen, refuseDotSegments } from '@agentport/rest-sse';
+import { refuseDotSegments } from '@agentport/http';
+import { listen } from '@agentport/http/node';
 import { Hono } from 'hono';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';

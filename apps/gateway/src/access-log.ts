@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { answeredInsteadOf, sentPath } from '@agentport/rest-sse';
+import { sentPath } from '@agentport/http';
+import { answeredInsteadOf } from '@agentport/http/node';
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
 

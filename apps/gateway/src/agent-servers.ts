@@ -2,7 +2,8 @@ import { type A2AHttpServer, createA2AHttpServer } from '@agentport/a2a-http';
 import { type A2ASdkServer, createA2ASdkServer } from '@agentport/a2a-sdk';
 import { createCompatApp } from '@agentport/compat';
 import { type Agent, type AgentPortError, createMemoryTaskStore } from '@agentport/core';
-import { createRestServer, DEFAULT_MAX_BODY_BYTES, type RestServer } from '@agentport/rest-sse';
+import { DEFAULT_MAX_BODY_BYTES } from '@agentport/http';
+import { createRestServer, type RestServer } from '@agentport/rest-sse';
 import type { Hono } from 'hono';
 import { createGatewayRunner } from './gateway-runner.ts';
 

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { AgentPortError } from '@agentport/core';
-import { errorResponse } from '@agentport/rest-sse';
+import { errorResponse } from '@agentport/http';
 import type { MiddlewareHandler } from 'hono';
 
 /**

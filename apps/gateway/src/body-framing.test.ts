@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { listen } from '@agentport/rest-sse';
+import { listen } from '@agentport/http/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBuiltinAgents } from './builtin-agents.ts';
 import { createGateway } from './gateway.ts';

@@ -1,7 +1,7 @@
 import { createA2AHttpClient } from '@agentport/a2a-http';
 import { agentCardUrlOf } from '@agentport/a2a-sdk';
 import { type Agent, errorFromEvent, InvalidInputError } from '@agentport/core';
-import { listen } from '@agentport/rest-sse';
+import { listen } from '@agentport/http/node';
 import { pino } from 'pino';
 import { type GatewayConfig, validateConfig } from './config.ts';
 import { routeConsoleToLog } from './console-log.ts';

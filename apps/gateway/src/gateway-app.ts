@@ -10,7 +10,7 @@ import {
   RouteNotFoundError,
   refuseDotSegments,
   ShuttingDownError,
-} from '@agentport/rest-sse';
+} from '@agentport/http';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { Logger } from 'pino';

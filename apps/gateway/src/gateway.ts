@@ -6,7 +6,7 @@ import {
   DuplicateAgentError,
   observeFailures,
 } from '@agentport/core';
-import { incomingHeader } from '@agentport/rest-sse';
+import { incomingHeader } from '@agentport/http';
 import { Hono } from 'hono';
 import type { Logger } from 'pino';
 import { closedStatus, logRequest } from './access-log.ts';

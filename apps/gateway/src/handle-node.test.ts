@@ -1,5 +1,5 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { listen } from '@agentport/rest-sse';
+import { listen } from '@agentport/http/node';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBuiltinAgents } from './builtin-agents.ts';

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { A2AHttpServer } from '@agentport/a2a-http';
 import type { A2ASdkServer } from '@agentport/a2a-sdk';
-import { answerUnservable, type RestServer } from '@agentport/rest-sse';
+import { answerUnservable } from '@agentport/http/node';
+import type { RestServer } from '@agentport/rest-sse';
 import { getRequestListener } from '@hono/node-server';
 
 const REST_MOUNT = '/agents';

@@ -1,4 +1,4 @@
-import { listen } from '@agentport/rest-sse';
+import { listen } from '@agentport/http/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBuiltinAgents } from './builtin-agents.ts';
 import { createGateway, type Gateway } from './gateway.ts';

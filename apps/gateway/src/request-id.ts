@@ -1,5 +1,5 @@
 import { randomUuid } from '@agentport/core';
-import { requestHeader, setResponseHeader } from '@agentport/rest-sse';
+import { requestHeader, setResponseHeader } from '@agentport/http';
 import type { MiddlewareHandler } from 'hono';
 
 /** The request id header, as the gateway answers it. */

@@ -1,6 +1,6 @@
 import { createServer, type Socket } from 'node:net';
 import { createEchoAgent } from '@agentport/core/agents';
-import { listen } from '@agentport/rest-sse';
+import { listen } from '@agentport/http/node';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createBuiltinAgents } from './builtin-agents.ts';

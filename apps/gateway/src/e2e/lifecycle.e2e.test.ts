@@ -1,6 +1,6 @@
 import { connect, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { listen } from '@agentport/rest-sse';
+import { listen } from '@agentport/http/node';
 import { describe, expect, it } from 'vitest';
 import { createBuiltinAgents } from '../builtin-agents.ts';
 import { createGateway } from '../gateway.ts';

@@ -7,16 +7,18 @@ import {
   type TaskStore,
 } from '@agentport/core';
 import {
-  type AnswerHeaders,
   DEFAULT_MAX_BODY_BYTES,
-  hasPlainJsonBody,
   jsonErrorHandler,
   jsonNotFoundHandler,
+  methodNotAllowed,
+} from '@agentport/http';
+import {
+  type AnswerHeaders,
+  hasPlainJsonBody,
   type ListenOptions,
   listen,
-  methodNotAllowed,
   type NodeRouteHandler,
-} from '@agentport/rest-sse';
+} from '@agentport/http/node';
 import { Hono } from 'hono';
 import { AGENT_CARD_PATH, type AgentCardOptions, buildAgentCard } from '../wire/agent-card.ts';
 import { createTaskOnNode } from './node-create-task.ts';

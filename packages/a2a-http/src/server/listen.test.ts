@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
-import { ListenError } from '@agentport/rest-sse';
+import { ListenError } from '@agentport/http/node';
 import { createParser } from 'eventsource-parser';
 import { describe, expect, it } from 'vitest';
 import { serve } from '../testing/serve.ts';

@@ -1,5 +1,5 @@
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
-import { jsonNotFoundHandler } from '@agentport/rest-sse';
+import { jsonNotFoundHandler } from '@agentport/http';
 import { Hono } from 'hono';
 import { afterAll, describe, expect, it } from 'vitest';
 import { postJson } from '../testing/serve.ts';

@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Agent } from '@agentport/core';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
-import { listen } from '@agentport/rest-sse';
+import { listen } from '@agentport/http/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { failingAgent } from '../testing/failing-agent.ts';
 import { type Served, serve } from '../testing/serve.ts';

@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parseJsonText } from '@agentport/http';
 import {
   type AnswerHeaders,
   callerSignal,
-  parseJsonText,
   readBody,
   writeAnswer,
   writeErrorAnswer,
-} from '@agentport/rest-sse';
+} from '@agentport/http/node';
 import { createTaskRequestSchema } from '../wire/task-schemas.ts';
 import {
   closesConnection,

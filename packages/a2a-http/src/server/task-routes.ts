@@ -8,7 +8,7 @@ import {
   SSE_HEADERS,
   setResponseHeader,
   streamSSE,
-} from '@agentport/rest-sse';
+} from '@agentport/http';
 import type { Context, Hono } from 'hono';
 import type * as z from 'zod';
 import {

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type FetchApp, listen } from '@agentport/rest-sse';
+import { type FetchApp, listen } from '@agentport/http/node';
 import { afterAll, beforeAll } from 'vitest';
 import type { A2AHttpServer } from '../server/create-a2a-http-server.ts';
 

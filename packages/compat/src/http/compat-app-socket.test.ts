@@ -1,5 +1,5 @@
 import { defineAgent } from '@agentport/core';
-import { listen } from '@agentport/rest-sse';
+import { listen } from '@agentport/http/node';
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRunner } from '../runner.ts';

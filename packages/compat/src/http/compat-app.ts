@@ -6,7 +6,7 @@ import {
   parseJsonBody,
   streamSSE,
   writeAgentEvents,
-} from '@agentport/rest-sse';
+} from '@agentport/http';
 import { Hono } from 'hono';
 import { runRequestSchema } from '../definitions.ts';
 import type { Runner } from '../runner.ts';

@@ -2,16 +2,18 @@ import { EventEmitter } from 'node:events';
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type FetchApp, type ListenOptions, listen } from '../http/listen.ts';
+import { type FetchApp, type ListenOptions, listen } from '@agentport/http/node';
 import {
   createBrokenAgent,
   createMistypedAgent,
   createUnserialisableAgent,
   createWaitingAgent,
-} from '../test-support/agents.ts';
-import { readAnswer, serve, type TestServer } from '../test-support/serve.ts';
-import { parseSSE } from '../test-support/sse.ts';
+  parseSSE,
+  readAnswer,
+  serve,
+  type TestServer,
+} from '@agentport/http/testing';
+import { afterEach, describe, expect, it } from 'vitest';
 import { streamOnNode } from './node-actions.ts';
 import { createRestServer, type RestServer } from './rest-server.ts';
 

@@ -1,20 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Agent, checkedOutput, pacedEvents } from '@agentport/core';
-import { parseJsonText } from '../http/json-body.ts';
+import {
+  agentFailure,
+  createSSEWriter,
+  parseJsonText,
+  pumpAgentEvents,
+  type SSEWriter,
+  type SSEWriterOptions,
+  sseErrorMessage,
+} from '@agentport/http';
 import {
   type AnswerHeaders,
   callerSignal,
   readBody,
   writeAnswer,
   writeErrorAnswer,
-} from '../http/node-answer.ts';
-import {
-  createSSEWriter,
-  type SSEWriter,
-  type SSEWriterOptions,
-  sseErrorMessage,
-} from '../sse/sse-writer.ts';
-import { agentFailure, pumpAgentEvents } from './agent-events.ts';
+} from '@agentport/http/node';
 import { invokeRequestSchema } from './invoke-request.ts';
 
 /** What Hono's `context.json` answers with, so both paths send the same head. */

@@ -1,8 +1,7 @@
 import { connect } from 'node:net';
 import { defineAgent } from '@agentport/core';
+import { parseSSE, readSSE, servedPerTest } from '@agentport/http/testing';
 import { describe, expect, it } from 'vitest';
-import { servedPerTest } from '../test-support/serve.ts';
-import { parseSSE, readSSE } from '../test-support/sse.ts';
 import { createRestServer } from './rest-server.ts';
 
 // Backpressure over a real socket: a reader that falls behind is cut, one that keeps up is not.

@@ -3,10 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTickerAgent } from '@agentport/core/agents';
+import { serve, type TestServer } from '@agentport/http/testing';
 import { Hono } from 'hono';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve, type TestServer } from '../test-support/serve.ts';
 import { createRestServer } from './rest-server.ts';
 
 const CHROMIUM = '/usr/bin/chromium';

@@ -1,13 +1,18 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
+import {
+  createWaitingAgent,
+  eventsOf,
+  parseSSE,
+  readAnswer,
+  readSSE,
+  servedPerTest,
+  uploadUntilClosed,
+} from '@agentport/http/testing';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { describe, expect, it } from 'vitest';
-import { createWaitingAgent } from '../test-support/agents.ts';
-import { uploadUntilClosed } from '../test-support/raw-http.ts';
-import { readAnswer, servedPerTest } from '../test-support/serve.ts';
-import { eventsOf, parseSSE, readSSE } from '../test-support/sse.ts';
 import { createRestServer } from './rest-server.ts';
 
 const start = servedPerTest();

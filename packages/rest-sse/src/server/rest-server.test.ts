@@ -1,8 +1,5 @@
 import { AgentPortError, defineAgent, defineTool } from '@agentport/core';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
-import { Hono } from 'hono';
-import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
 import {
   createBrokenAgent,
   createMistypedAgent,
@@ -10,8 +7,12 @@ import {
   createUnfinishedAgent,
   createUnserialisableAgent,
   createWaitingAgent,
-} from '../test-support/agents.ts';
-import { eventsOf, readSSE } from '../test-support/sse.ts';
+  eventsOf,
+  readSSE,
+} from '@agentport/http/testing';
+import { Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { createRestServer } from './rest-server.ts';
 
 const shout = defineTool({

@@ -6,25 +6,29 @@ import {
   DuplicateAgentError,
   InvalidInputError,
 } from '@agentport/core';
-import { type Context, Hono } from 'hono';
-import { refuseDotSegments } from '../http/dot-segments.ts';
-import { errorResponse, jsonErrorHandler, jsonNotFoundHandler } from '../http/error-response.ts';
 import {
-  MethodNotAllowedError,
-  PayloadTooLargeError,
-  RouteNotFoundError,
-  ShuttingDownError,
-} from '../http/http-errors.ts';
-import {
+  agentFailure,
   DEFAULT_MAX_BODY_BYTES,
   declaredBodyOverLimit,
+  errorResponse,
+  jsonErrorHandler,
+  jsonNotFoundHandler,
   limitBody,
+  MethodNotAllowedError,
+  openSSE,
+  PayloadTooLargeError,
   parseJsonBody,
-} from '../http/json-body.ts';
-import { type ListenOptions, listen } from '../http/listen.ts';
-import { hasPlainJsonBody, type NodeRouteHandler } from '../http/node-answer.ts';
-import { openSSE } from '../sse/stream-sse.ts';
-import { agentFailure } from './agent-events.ts';
+  RouteNotFoundError,
+  refuseDotSegments,
+  ShuttingDownError,
+} from '@agentport/http';
+import {
+  hasPlainJsonBody,
+  type ListenOptions,
+  listen,
+  type NodeRouteHandler,
+} from '@agentport/http/node';
+import { type Context, Hono } from 'hono';
 import { describeAgent } from './describe-agent.ts';
 import { invokeRequestSchema } from './invoke-request.ts';
 import { invokeOnNode, streamAgentInto, streamOnNode } from './node-actions.ts';

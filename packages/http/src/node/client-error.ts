@@ -1,7 +1,7 @@
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AgentPortError } from '@agentport/core';
-import { errorAnswer } from './error-response.ts';
+import { errorAnswer } from '../error-response.ts';
 
 /** What Node's HTTP parser and timers refuse, as the error it is answered with. */
 function refusal(error: NodeJS.ErrnoException): AgentPortError {

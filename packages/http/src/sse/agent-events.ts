@@ -5,8 +5,8 @@ import {
   checkedOutput,
   toAgentFailure,
 } from '@agentport/core';
-import type { SSEWriter } from '../sse/sse-writer.ts';
-import { sseErrorMessage } from '../sse/sse-writer.ts';
+import type { SSEWriter } from './sse-writer.ts';
+import { sseErrorMessage } from './sse-writer.ts';
 
 /** The error an agent's run reports: its own AgentPortError, else a safe `agent_failure`. */
 export function agentFailure(error: unknown, agentName: string): AgentPortError {

@@ -2,9 +2,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { AgentPortError } from '@agentport/core';
 import { getRequestListener, RequestError } from '@hono/node-server';
+import { errorResponse } from '../error-response.ts';
 import { BatchingServerResponse } from './batching-response.ts';
 import { answerClientError, answerExpectationFailed } from './client-error.ts';
-import { errorResponse } from './error-response.ts';
 import {
   advertiseKeepAlive,
   closeIdleConnectionsAfter,

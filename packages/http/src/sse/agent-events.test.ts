@@ -1,9 +1,9 @@
 import { type AgentEvent, defineAgent } from '@agentport/core';
 import { describe, expect, it, vi } from 'vitest';
-import { createSSEWriter, type SSEWriter } from '../sse/sse-writer.ts';
-import { createUnserialisableAgent } from '../test-support/agents.ts';
-import { parseSSE } from '../test-support/sse.ts';
+import { createUnserialisableAgent } from '../testing/agents.ts';
+import { parseSSE } from '../testing/sse.ts';
 import { pumpAgentEvents, writeAgentEvents } from './agent-events.ts';
+import { createSSEWriter, type SSEWriter } from './sse-writer.ts';
 
 function openStream() {
   let writer: SSEWriter | undefined;

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { afterEach } from 'vitest';
-import { type FetchApp, listen } from '../http/listen.ts';
+import { type FetchApp, listen } from '../node/listen.ts';
 
 /** A server for one test on 127.0.0.1 and a free port; `close` stops it. */
 export interface TestServer {

@@ -1,6 +1,6 @@
 import { AgentPortError } from '@agentport/core';
 import { describe, expect, it } from 'vitest';
-import { parseSSE } from '../test-support/sse.ts';
+import { parseSSE } from '../testing/sse.ts';
 import { formatComment, formatSSE } from './format-sse.ts';
 
 describe('formatSSE', () => {

@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, type ServerResponse } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readAnswer } from '../test-support/serve.ts';
+import { readAnswer } from '../testing/serve.ts';
 import { BatchingServerResponse } from './batching-response.ts';
 
 let servers: ReturnType<typeof createServer>[] = [];

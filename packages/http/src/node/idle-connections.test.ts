@@ -4,7 +4,7 @@ import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { servedPerTest } from '../test-support/serve.ts';
+import { servedPerTest } from '../testing/serve.ts';
 import { closeIdleConnectionsAfter, closeMarginOf, sweepIntervalOf } from './idle-connections.ts';
 import { listen } from './listen.ts';
 

@@ -2,9 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { exchangeRaw, uploadUntilClosed } from '../test-support/raw-http.ts';
-import { jsonErrorHandler } from './error-response.ts';
-import { limitBody, parseJsonBody } from './json-body.ts';
+import { jsonErrorHandler } from '../error-response.ts';
+import { limitBody, parseJsonBody } from '../json-body.ts';
+import { exchangeRaw, uploadUntilClosed } from '../testing/raw-http.ts';
 import { type ListenAddress, listen } from './listen.ts';
 import { readBody, writeAnswer } from './node-answer.ts';
 

@@ -1,7 +1,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import { AgentPortError, CancellationError, InvalidInputError } from '@agentport/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseSSE } from '../test-support/sse.ts';
+import { parseSSE } from '../testing/sse.ts';
 import { stopIdleHeartbeats } from './heartbeat.ts';
 import {
   createSSEWriter,

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { afterEach, describe, expect, it } from 'vitest';
-import { serve, type TestServer } from '../test-support/serve.ts';
-import { parseSSE, readSSE } from '../test-support/sse.ts';
+import { serve, type TestServer } from '../testing/serve.ts';
+import { parseSSE, readSSE } from '../testing/sse.ts';
 import { SSE_HEADERS } from './sse-target.ts';
 import type { SSEWriter } from './sse-writer.ts';
 import { streamSSE } from './stream-sse.ts';

@@ -1,4 +1,3 @@
-import { isUtf8 } from 'node:buffer';
 import { InvalidInputError } from '@agentport/core';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -94,17 +93,21 @@ const PROTOTYPE_KEY = 'body: objects must not have a __proto__ key or a construc
 /** The UTF-8 byte-order mark, as decoded. */
 const BYTE_ORDER_MARK = 0xfeff;
 
+/** A decoder that throws on ill-formed UTF-8 and keeps a byte-order mark for us to drop. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 /**
  * Decodes a body as UTF-8 the way `Request.text()` does (a leading byte-order mark dropped), but
  * refuses ill-formed UTF-8 (400 `invalid_json`) where `text()` would put U+FFFD in its place:
  * JSON between systems is UTF-8 (RFC 8259 8.1), and the caller's text would be changed.
  */
 export function decodeJsonBody(body: Uint8Array): string {
-  if (!isUtf8(body)) throw new InvalidJsonError('Request body is not valid UTF-8');
-  const bytes = Buffer.isBuffer(body)
-    ? body
-    : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  const text = bytes.toString();
+  let text: string;
+  try {
+    text = strictUtf8.decode(body);
+  } catch {
+    throw new InvalidJsonError('Request body is not valid UTF-8');
+  }
   return text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text;
 }
 

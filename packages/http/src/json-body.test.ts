@@ -2,7 +2,6 @@ import { connect } from 'node:net';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { serve, type TestServer } from '../test-support/serve.ts';
 import { jsonErrorHandler } from './error-response.ts';
 import {
   DEFAULT_MAX_BODY_BYTES,
@@ -11,6 +10,7 @@ import {
   parseJsonBody,
   parseJsonText,
 } from './json-body.ts';
+import { serve, type TestServer } from './testing/serve.ts';
 
 const schema = z.object({ input: z.string().min(1), count: z.number().optional() });
 

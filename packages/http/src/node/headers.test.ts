@@ -2,10 +2,10 @@ import type { ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { type Context, Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestHeader } from '../request-header.ts';
+import { setResponseHeader } from '../response-header.ts';
 import { streamSSE } from '../sse/stream-sse.ts';
 import { type ListenAddress, listen } from './listen.ts';
-import { requestHeader } from './request-header.ts';
-import { setResponseHeader } from './response-header.ts';
 
 const app = new Hono()
   .get('/echo', (context) => {

@@ -2,9 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 // Node's own, which test fake timers leave alone: an answer on a real socket needs no clock.
 import { setImmediate } from 'node:timers';
+import { errorAnswer } from '../error-response.ts';
+import { isJsonContentType } from '../json-body.ts';
 import { BatchingServerResponse } from './batching-response.ts';
-import { errorAnswer } from './error-response.ts';
-import { isJsonContentType } from './json-body.ts';
 
 /** Headers added to an answer, such as a request id. */
 export type AnswerHeaders = Readonly<Record<string, string>>;

@@ -1,8 +1,10 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import type { Context } from 'hono';
 
+/** Request headers as Node parses them (names in lower case). */
+export type IncomingHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
 interface NodeBindings {
-  incoming?: { headers?: IncomingHttpHeaders; url?: string };
+  incoming?: { headers?: IncomingHeaders; url?: string };
 }
 
 /**
@@ -24,7 +26,7 @@ export function sentPath(context: Context): string | undefined {
  * `Headers` joins them.
  */
 export function incomingHeader(
-  request: { headers: IncomingHttpHeaders },
+  request: { headers: IncomingHeaders },
   name: string,
 ): string | undefined {
   const value = request.headers[name];
@@ -38,5 +40,5 @@ export function incomingHeader(
 export function requestHeader(context: Context, name: string): string | undefined {
   const incoming = (context.env as NodeBindings | undefined)?.incoming;
   if (incoming?.headers === undefined) return context.req.header(name);
-  return incomingHeader(incoming as { headers: IncomingHttpHeaders }, name);
+  return incomingHeader(incoming as { headers: IncomingHeaders }, name);
 }

@@ -1,0 +1,49 @@
+export { hasDotSegment, refuseDotSegments } from './dot-segments.ts';
+export {
+  type ErrorAnswer,
+  type ErrorBody,
+  errorAnswer,
+  errorResponse,
+  jsonErrorHandler,
+  jsonNotFoundHandler,
+  methodNotAllowed,
+} from './error-response.ts';
+export {
+  InvalidJsonError,
+  MethodNotAllowedError,
+  PayloadTooLargeError,
+  RouteNotFoundError,
+  ShuttingDownError,
+  UnsupportedContentEncodingError,
+  UnsupportedMediaTypeError,
+} from './http-errors.ts';
+export {
+  DEFAULT_MAX_BODY_BYTES,
+  declaredBodyOverLimit,
+  decodeJsonBody,
+  isJsonContentType,
+  limitBody,
+  parseJsonBody,
+  parseJsonText,
+} from './json-body.ts';
+export { parseQuery } from './parse-query.ts';
+export { type IncomingHeaders, incomingHeader, requestHeader, sentPath } from './request-header.ts';
+export { setResponseHeader } from './response-header.ts';
+export { agentFailure, pumpAgentEvents, writeAgentEvents } from './sse/agent-events.ts';
+export { formatComment, formatSSE, type SSEMessage } from './sse/format-sse.ts';
+export {
+  SSE_HEADERS,
+  type SSENodeTarget,
+  type SSEStreamTarget,
+  type SSETarget,
+} from './sse/sse-target.ts';
+export {
+  createSSEWriter,
+  DEFAULT_HEARTBEAT_MS,
+  DEFAULT_MAX_BUFFERED_BYTES,
+  type SSEWriter,
+  type SSEWriterOptions,
+  sseErrorMessage,
+} from './sse/sse-writer.ts';
+export { openSSE, type StreamSSEOptions, streamSSE } from './sse/stream-sse.ts';
+export { StreamingUnsupportedError } from './sse/streaming-unsupported-error.ts';

@@ -1,0 +1,20 @@
+export { BatchingServerResponse } from './batching-response.ts';
+export { answeredInsteadOf } from './client-error.ts';
+export {
+  answerUnservable,
+  type FetchApp,
+  type ListenAddress,
+  ListenError,
+  type ListenOptions,
+  listen,
+} from './listen.ts';
+export {
+  type AnswerHeaders,
+  type CallerSignal,
+  callerSignal,
+  hasPlainJsonBody,
+  type NodeRouteHandler,
+  readBody,
+  writeAnswer,
+  writeErrorAnswer,
+} from './node-answer.ts';

@@ -1,0 +1,10 @@
+import { defineConfig } from 'tsdown';
+
+export default defineConfig({
+  entry: ['src/index.ts', 'src/node/index.ts'],
+  format: 'esm',
+  platform: 'node',
+  fixedExtension: false,
+  dts: true,
+  clean: true,
+});
