@@ -25,10 +25,20 @@ export {
   limitBody,
   parseJsonBody,
   parseJsonText,
+  readJsonBytes,
 } from './json-body.ts';
 export { parseQuery } from './parse-query.ts';
 export { type IncomingHeaders, incomingHeader, requestHeader, sentPath } from './request-header.ts';
 export { setResponseHeader } from './response-header.ts';
+export {
+  type ActionAnswer,
+  type ActionCall,
+  type ActionStreamOptions,
+  honoAction,
+  type JsonActionAnswer,
+  type RouteAction,
+  type StreamActionAnswer,
+} from './route-action.ts';
 export { agentFailure, pumpAgentEvents, writeAgentEvents } from './sse/agent-events.ts';
 export { formatComment, formatSSE, type SSEMessage } from './sse/format-sse.ts';
 export {

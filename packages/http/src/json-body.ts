@@ -153,16 +153,12 @@ export function parseJsonText<TSchema extends z.ZodType>(
 }
 
 /**
- * Reads the request body as JSON and parses it with `schema`: 415 when the content type is not
- * JSON or names a charset other than UTF-8, or the body comes with a `Content-Encoding` (gzip and
- * the like are not decoded), 400 `invalid_json` when it is not UTF-8 or does not parse, 400
- * `invalid_input` naming the field when it does not match. Pair it with {@link limitBody} for the
- * size limit.
+ * Reads the bytes of a request's JSON body: 415 when the content type is not JSON or names a
+ * charset other than UTF-8, or the body comes with a `Content-Encoding` (gzip and the like are
+ * not decoded), 400 `invalid_json` when it cannot be read. Pair it with {@link limitBody} for the
+ * size limit, and give the bytes to {@link parseJsonText}.
  */
-export async function parseJsonBody<TSchema extends z.ZodType>(
-  context: Context,
-  schema: TSchema,
-): Promise<z.output<TSchema>> {
+export async function readJsonBytes(context: Context): Promise<Uint8Array> {
   const contentType = requestHeader(context, 'content-type');
   if (!isJsonContentType(contentType)) {
     const json = contentType !== undefined && JSON_MEDIA_TYPE.test(mediaTypeOf(contentType));
@@ -172,12 +168,23 @@ export async function parseJsonBody<TSchema extends z.ZodType>(
   }
   const encoding = unsupportedContentEncoding(requestHeader(context, 'content-encoding'));
   if (encoding !== undefined) throw new UnsupportedContentEncodingError(encoding);
-  let body: Uint8Array;
   try {
-    body = new Uint8Array(await context.req.arrayBuffer());
+    return new Uint8Array(await context.req.arrayBuffer());
   } catch {
     // As before the parse: a body that cannot be read is not valid JSON either.
     throw new InvalidJsonError();
   }
-  return parseJsonText(body, schema);
+}
+
+/**
+ * Reads the request body as JSON and parses it with `schema` ({@link readJsonBytes}, then
+ * {@link parseJsonText}): 415 for a body that is not JSON in UTF-8 or is encoded, 400
+ * `invalid_json` when it is not UTF-8 or does not parse, 400 `invalid_input` naming the field
+ * when it does not match. Pair it with {@link limitBody} for the size limit.
+ */
+export async function parseJsonBody<TSchema extends z.ZodType>(
+  context: Context,
+  schema: TSchema,
+): Promise<z.output<TSchema>> {
+  return parseJsonText(await readJsonBytes(context), schema);
 }

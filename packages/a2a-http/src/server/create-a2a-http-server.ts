@@ -18,12 +18,13 @@ import {
   type ListenOptions,
   listen,
   type NodeRouteHandler,
+  nodeAction,
 } from '@agentport/http/node';
 import { Hono } from 'hono';
 import { AGENT_CARD_PATH, type AgentCardOptions, buildAgentCard } from '../wire/agent-card.ts';
-import { createTaskOnNode } from './node-create-task.ts';
+import { createTaskAction } from './create-task-action.ts';
 import { requestEndpoint } from './request-endpoint.ts';
-import { parseWait, registerTaskRoutes, type TaskRoutesOptions } from './task-routes.ts';
+import { registerTaskRoutes, type TaskRoutesOptions } from './task-routes.ts';
 
 const TASKS_ROUTE = '/tasks';
 
@@ -130,10 +131,7 @@ export function createA2AHttpServer(options: A2AHttpServerOptions): A2AHttpServe
   };
   registerTaskRoutes(app, routes);
 
-  // The query of the last create taken on the Node path and its `wait`: callers long-poll with
-  // the same query again and again, and parsing it costs more than the rest of the routing.
-  let lastQuery = '';
-  let lastWait: number | undefined;
+  const createOnNode = nodeAction(createTaskAction(routes));
 
   function handleNode(
     request: IncomingMessage,
@@ -145,24 +143,7 @@ export function createA2AHttpServer(options: A2AHttpServerOptions): A2AHttpServe
     const mark = path.indexOf('?');
     const route = mark === -1 ? path : path.slice(0, mark);
     if (route !== TASKS_ROUTE || !hasPlainJsonBody(request, routes.maxBodyBytes)) return false;
-    let wait: number | undefined;
-    if (mark !== -1) {
-      const query = path.slice(mark + 1);
-      if (query === lastQuery) wait = lastWait;
-      else {
-        // A malformed wait is answered (400) by the Hono route, from the same parser.
-        try {
-          wait = parseWait(new URLSearchParams(query).get('wait') ?? undefined);
-        } catch {
-          return false;
-        }
-        lastQuery = query;
-        lastWait = wait;
-      }
-    }
-    const url = request.url ?? path;
-    const pathname = url.includes('?') ? url.slice(0, url.indexOf('?')) : url;
-    createTaskOnNode(routes, request, response, pathname, wait, headers);
+    createOnNode(request, response, headers);
     return true;
   }
 

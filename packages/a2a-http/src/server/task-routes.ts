@@ -1,22 +1,21 @@
 import { isTerminalStatus, type Task, type TaskRunner } from '@agentport/core';
 import {
-  limitBody,
+  honoAction,
   methodNotAllowed,
-  parseJsonBody,
   parseQuery,
   ShuttingDownError,
   SSE_HEADERS,
-  setResponseHeader,
   streamSSE,
 } from '@agentport/http';
 import type { Context, Hono } from 'hono';
 import type * as z from 'zod';
 import {
-  createTaskRequestSchema,
+  type createTaskRequestSchema,
   listTasksQuerySchema,
   MAX_WAIT_SECONDS,
   waitQuerySchema,
 } from '../wire/task-schemas.ts';
+import { createTaskAction } from './create-task-action.ts';
 
 /** What the task routes need from their server. */
 export interface TaskRoutesOptions {
@@ -100,7 +99,7 @@ export function createTask(
   options: TaskRoutesOptions,
   request: CreateTaskBody,
   wait: number | undefined,
-  caller: AbortSignal,
+  caller: { readonly signal: AbortSignal },
 ): Promise<Task> {
   // The server may have stopped taking tasks while the body came in: a task made now would never
   // run (its runner is closed or closing).
@@ -110,7 +109,7 @@ export function createTask(
   if (wait === undefined || wait === 0) return runner.submit(request.input, metadata);
   return runner.submitAndWait(request.input, {
     ...metadata,
-    signal: caller,
+    signal: caller.signal,
     timeoutMs: wait * 1000,
   });
 }
@@ -127,15 +126,7 @@ export function closesConnection(options: TaskRoutesOptions, wait: number | unde
 export function registerTaskRoutes(app: Hono, options: TaskRoutesOptions): void {
   const { runner, closing } = options;
 
-  app.post('/tasks', limitBody(options.maxBodyBytes), async (context) => {
-    if (options.refusing.aborted) throw new ShuttingDownError();
-    const wait = waitSeconds(context);
-    const request = await parseJsonBody(context, createTaskRequestSchema);
-    const task = await createTask(options, request, wait, context.req.raw.signal);
-    if (closesConnection(options, wait)) context.header('connection', 'close');
-    setResponseHeader(context, 'location', taskLocation(options, context.req.path, task.id));
-    return context.json(taskBody(task), 201);
-  });
+  app.post('/tasks', honoAction(createTaskAction(options)));
   app.get('/tasks', async (context) => {
     const query = parseQuery(context.req.query(), listTasksQuerySchema);
     const page = await runner.list(query);

@@ -8,6 +8,7 @@ export {
   type ListenOptions,
   listen,
 } from './listen.ts';
+export { type NodeAction, nodeAction } from './node-action.ts';
 export {
   type AnswerHeaders,
   type CallerSignal,

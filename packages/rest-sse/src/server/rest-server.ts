@@ -2,22 +2,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   type Agent,
   AgentNotFoundError,
-  checkedOutput,
   DuplicateAgentError,
   InvalidInputError,
 } from '@agentport/core';
 import {
-  agentFailure,
   DEFAULT_MAX_BODY_BYTES,
-  declaredBodyOverLimit,
   errorResponse,
+  honoAction,
   jsonErrorHandler,
   jsonNotFoundHandler,
-  limitBody,
   MethodNotAllowedError,
-  openSSE,
-  PayloadTooLargeError,
-  parseJsonBody,
   RouteNotFoundError,
   refuseDotSegments,
   ShuttingDownError,
@@ -26,12 +20,13 @@ import {
   hasPlainJsonBody,
   type ListenOptions,
   listen,
+  type NodeAction,
   type NodeRouteHandler,
+  nodeAction,
 } from '@agentport/http/node';
 import { type Context, Hono } from 'hono';
 import { describeAgent } from './describe-agent.ts';
-import { invokeRequestSchema } from './invoke-request.ts';
-import { invokeOnNode, streamAgentInto, streamOnNode } from './node-actions.ts';
+import { invokeAction, streamAction } from './rest-actions.ts';
 import { isRouteName, normalizeRouteName } from './route-name.ts';
 
 /** Options of {@link createRestServer}. */
@@ -69,10 +64,18 @@ export interface RestServer {
   close(): void;
 }
 
+/** One action of an agent, on both paths. */
+interface ServedAction {
+  hono: (context: Context) => Promise<Response>;
+  node: NodeAction;
+}
+
 interface Entry {
   agent: Agent;
   /** The JSON of `GET /{name}`, computed once. */
   summary: string;
+  invoke: ServedAction;
+  stream: ServedAction;
 }
 
 export { invokeRequestSchema } from './invoke-request.ts';
@@ -107,7 +110,6 @@ const ENCODED_SLASH = /%2f/i;
 export function createRestServer(options: RestServerOptions = {}): RestServer {
   const agents = new Map<string, Entry>();
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const limit = limitBody(maxBodyBytes);
   const closing = new AbortController();
   const streamOptions = {
     heartbeatMs: options.heartbeatMs,
@@ -118,38 +120,13 @@ export function createRestServer(options: RestServerOptions = {}): RestServer {
   let listing: string | undefined;
   let shuttingDown = false;
 
-  async function invoke(context: Context, agent: Agent): Promise<Response> {
-    const { input } = await parseJsonBody(context, invokeRequestSchema);
-    let result: string;
-    try {
-      result = checkedOutput(
-        await agent.invoke(input, { signal: context.req.raw.signal }),
-        agent.name,
-      );
-    } catch (error) {
-      throw agentFailure(error, agent.name);
-    }
-    return context.json({ result });
+  function served(action: ReturnType<typeof invokeAction>): ServedAction {
+    return { hono: honoAction(action), node: nodeAction(action) };
   }
 
-  async function stream(context: Context, agent: Agent): Promise<Response> {
-    const { input } = await parseJsonBody(context, invokeRequestSchema);
-    return openSSE(context, (writer) => streamAgentInto(writer, agent, input), streamOptions);
-  }
-
-  async function runAction(context: Context, action: string, agent: Agent): Promise<Response> {
+  function runAction(context: Context, action: string, entry: Entry): Promise<Response> | Response {
     if (shuttingDown) return errorResponse(new ShuttingDownError());
-    const run = action === 'invoke' ? invoke : stream;
-    // A declared length is judged here and the action called directly (the usual case, and the
-    // hot path); only an undeclared (chunked) body goes through the counting middleware.
-    const over = declaredBodyOverLimit(context, maxBodyBytes);
-    if (over === true) return errorResponse(new PayloadTooLargeError(maxBodyBytes, true));
-    if (over === false) return run(context, agent);
-    let response: Response | undefined;
-    const refused = await limit(context, async () => {
-      response = await run(context, agent);
-    });
-    return refused ?? (response as Response);
+    return (action === 'invoke' ? entry.invoke : entry.stream).hono(context);
   }
 
   function show(context: Context, entry: Entry): Response {
@@ -176,7 +153,7 @@ export function createRestServer(options: RestServerOptions = {}): RestServer {
     const action = path.slice(slash + 1);
     const isAction = slash > 0 && (action === 'invoke' || action === 'stream');
     const owner = isAction ? agents.get(path.slice(0, slash)) : undefined;
-    if (owner !== undefined && method === 'POST') return runAction(context, action, owner.agent);
+    if (owner !== undefined && method === 'POST') return runAction(context, action, owner);
     const entry = agents.get(path);
     if (entry !== undefined && method === 'GET') return show(context, entry);
     if (owner !== undefined)
@@ -218,7 +195,12 @@ export function createRestServer(options: RestServerOptions = {}): RestServer {
         });
       }
       if (agents.has(routeName)) throw new DuplicateAgentError(routeName);
-      agents.set(routeName, { agent, summary: JSON.stringify(describeAgent(routeName, agent)) });
+      agents.set(routeName, {
+        agent,
+        summary: JSON.stringify(describeAgent(routeName, agent)),
+        invoke: served(invokeAction(agent, maxBodyBytes)),
+        stream: served(streamAction(agent, maxBodyBytes, streamOptions)),
+      });
       listing = undefined;
       return server;
     },
@@ -230,8 +212,7 @@ export function createRestServer(options: RestServerOptions = {}): RestServer {
       if (!(action === 'invoke' || streams)) return false;
       const entry = agents.get(path.slice(1, slash));
       if (entry === undefined || !hasPlainJsonBody(request, maxBodyBytes)) return false;
-      if (streams) streamOnNode(entry.agent, request, response, headers, streamOptions);
-      else invokeOnNode(entry.agent, request, response, headers);
+      (streams ? entry.stream : entry.invoke).node(request, response, headers);
       return true;
     },
     listen(listenOptions = {}) {

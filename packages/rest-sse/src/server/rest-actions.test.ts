@@ -14,7 +14,8 @@ import {
   type TestServer,
 } from '@agentport/http/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { streamOnNode } from './node-actions.ts';
+import { nodeAction } from '@agentport/http/node';
+import { streamAction } from './rest-actions.ts';
 import { createRestServer, type RestServer } from './rest-server.ts';
 
 const servers: TestServer[] = [];
@@ -365,7 +366,7 @@ describe('handleNode: invoke and stream calls answered on Node without Hono', ()
   it('starts no stream, and throws nothing, for a caller gone as its body arrived', () => {
     const request = new EventEmitter() as unknown as IncomingMessage;
     const gone = { destroyed: true, writableEnded: true } as unknown as ServerResponse;
-    streamOnNode(createEchoAgent(), request, gone, undefined, {});
+    nodeAction(streamAction(createEchoAgent(), 1024, {}))(request, gone);
     request.emit('data', Buffer.from('{"input":"x"}'));
     expect(() => request.emit('end')).not.toThrow();
   });
