@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
-import { type FetchApp, type ListenOptions, listen } from '@agentport/http/node';
+import { type FetchApp, type ListenOptions, listen, nodeAction } from '@agentport/http/node';
 import {
   createBrokenAgent,
   createMistypedAgent,
@@ -14,7 +14,6 @@ import {
   type TestServer,
 } from '@agentport/http/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nodeAction } from '@agentport/http/node';
 import { streamAction } from './rest-actions.ts';
 import { createRestServer, type RestServer } from './rest-server.ts';
 
