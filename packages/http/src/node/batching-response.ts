@@ -16,10 +16,9 @@ const nodeWritableEnded = Object.getOwnPropertyDescriptor(
  * A `ServerResponse` whose bytes leave at the end of the event loop's turn, together with those of
  * every other response written to in that turn: its writes are corked until then, and its `end`
  * is made then (Node's `end` sends at once whatever is corked). Under load a client gets its
- * answers in bursts and is woken once per burst rather than once per answer or stream chunk. On
- * a VM, waking an idle CPU is an exit to the host paid inside the server's socket write: on one
- * host here a JSON-RPC SendMessage written at once spent a fifth of its CPU time in that write
- * (BENCHMARKS.md items 38 and 49).
+ * answers in bursts and is woken once per burst rather than once per answer or stream chunk: on
+ * a VM, waking an idle CPU is an exit to the host paid inside the server's socket write
+ * (docs/decisions/0006).
  *
  * A response's bytes and their order are unchanged; a lone answer or stream event waits for one
  * `setImmediate` (~10-15 µs here). Once `end` is called, `writableEnded` is true, as Node's is;

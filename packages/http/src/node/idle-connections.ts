@@ -35,7 +35,7 @@ export function closeMarginOf(keepAliveTimeoutMs: number): number {
  * intervals: after 6.0-6.2 s idle by default, where Node closes at 6 s (it adds 1 s to the
  * timeout it advertises, so that clients which honour `Keep-Alive: timeout=5` leave first). It
  * stands in for Node's own keep-alive timer, which is set and cleared around every request of a
- * kept-alive connection (BENCHMARKS.md item 50): the server must have `keepAliveTimeout = 0`. A
+ * kept-alive connection (docs/decisions/0007): the server must have `keepAliveTimeout = 0`. A
  * connection that never sends a request is closed alike, where Node would keep it, and so is one
  * whose request stops arriving midway for as long (Node: the same, but for a connection's first
  * request, which only its request timeout bounds).
@@ -45,8 +45,8 @@ export function closeIdleConnectionsAfter(server: Server, keepAliveTimeoutMs: nu
   const quietSweeps = Math.ceil(
     (keepAliveTimeoutMs + closeMarginOf(keepAliveTimeoutMs)) / intervalMs,
   );
-  // Small integers in two maps, no object per connection: every open stream holds its entry (the
-  // heap per idle stream is a target of issue 8).
+  // Small integers in two maps, no object per connection: every open stream holds its entry, and
+  // an idle stream must cost little more than its connection.
   /** Every connection, with the bytes it had read when a sweep last saw it in use. */
   const readWhenSeen = new Map<HttpSocket, number>();
   /** The connections seen quiet (no request in progress, nothing read), from which sweep on. */

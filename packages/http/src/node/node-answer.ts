@@ -105,9 +105,8 @@ function writeDue(): void {
  * The answer leaves once Node has read every request ready in this turn of the event loop
  * (`setImmediate`), together with the other answers due by then. Under load the client gets its
  * answers in bursts, so it is woken once per burst rather than once per answer: on a VM a
- * cross-CPU wake-up is a costly exit to the host, and writing answers together cut the server's
- * CPU per request by ~9% for an invoke or a task create here, 15-23% for a raw `node:http`
- * server (BENCHMARKS.md item 38). A lone request waits for one `setImmediate` (~10-15 µs here).
+ * cross-CPU wake-up is a costly exit to the host (docs/decisions/0006). A lone request waits for
+ * one `setImmediate`.
  * A `BatchingServerResponse` (as `listen` serves with) is ended at once: it holds the bytes itself.
  */
 export function writeAnswer(
