@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsdown';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/agents/index.ts'],
+  entry: ['src/index.ts', 'src/agents/index.ts', 'src/internal/index.ts'],
   format: 'esm',
   platform: 'neutral',
   dts: true,

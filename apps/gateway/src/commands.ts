@@ -1,6 +1,7 @@
 import { createA2AHttpClient } from '@agentport/a2a-http';
 import { agentCardUrlOf } from '@agentport/a2a-sdk';
-import { type Agent, errorFromEvent, InvalidInputError } from '@agentport/core';
+import { type Agent, InvalidInputError } from '@agentport/core';
+import { errorFromEvent } from '@agentport/core/internal';
 import { listen } from '@agentport/http/node';
 import { pino } from 'pino';
 import { type GatewayConfig, validateConfig } from './config.ts';

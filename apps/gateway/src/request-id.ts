@@ -1,4 +1,4 @@
-import { randomUuid } from '@agentport/core';
+import { randomUuid } from '@agentport/core/internal';
 import { requestHeader, setResponseHeader } from '@agentport/http';
 import type { MiddlewareHandler } from 'hono';
 

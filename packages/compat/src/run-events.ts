@@ -4,12 +4,14 @@ import {
   AgentFailureError,
   type AgentPortError,
   CancellationError,
-  checkedOutput,
   type ErrorEvent,
+} from '@agentport/core';
+import {
+  checkedOutput,
   errorFromEvent,
   pacedEvents,
   toAgentFailure,
-} from '@agentport/core';
+} from '@agentport/core/internal';
 import type { RunResponse, ToolCallResult } from './definitions.ts';
 
 const failures = new WeakMap<ErrorEvent, AgentPortError>();

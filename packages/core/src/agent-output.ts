@@ -3,8 +3,8 @@ import type { AgentEvent, DoneEvent, ErrorEvent } from './agent-event.ts';
 import { AgentFailureError } from './errors/agent-failure-error.ts';
 import type { AgentPortError } from './errors/agentport-error.ts';
 import { remoteTaskError } from './errors/remote-task-error.ts';
-import { pacedEvents } from './paced-events.ts';
-import { PUSH_EVENTS, type PushedEvents } from './push-events.ts';
+import { pacedEvents } from './internal/paced-events.ts';
+import { PUSH_EVENTS, type PushedEvents } from './internal/push-events.ts';
 
 const failures = new WeakMap<ErrorEvent, AgentPortError>();
 

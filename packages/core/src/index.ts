@@ -1,4 +1,4 @@
-export { type LinkedSignal, linkSignals, nextOrAbort, sleep } from './abortable.ts';
+export { nextOrAbort, sleep } from './abortable.ts';
 export type { Agent, AgentRunOptions } from './agent.ts';
 export type {
   AgentEvent,
@@ -11,7 +11,7 @@ export type {
 } from './agent-event.ts';
 export { AGENT_EVENT_TYPES } from './agent-event.ts';
 export { assertAgentName, isValidAgentName } from './agent-name.ts';
-export { checkedOutput, errorFromEvent, outputOf } from './agent-output.ts';
+export { outputOf } from './agent-output.ts';
 export type {
   AgentDefinition,
   AgentProgressEvent,
@@ -26,23 +26,14 @@ export { CancellationError } from './errors/cancellation-error.ts';
 export { DuplicateAgentError } from './errors/duplicate-agent-error.ts';
 export { InvalidInputError } from './errors/invalid-input-error.ts';
 export { InvalidTransitionError } from './errors/invalid-transition-error.ts';
-export {
-  type RemoteTaskFailure,
-  remoteTaskError,
-} from './errors/remote-task-error.ts';
 export { RemoteUnavailableError } from './errors/remote-unavailable-error.ts';
 export { TaskConflictError } from './errors/task-conflict-error.ts';
 export { TaskNotCancelableError } from './errors/task-not-cancelable-error.ts';
 export { TaskNotFoundError } from './errors/task-not-found-error.ts';
 export { TaskStoreFullError } from './errors/task-store-full-error.ts';
-export { toAgentFailure } from './errors/to-agent-failure.ts';
 export { toAgentPortError } from './errors/to-agentport-error.ts';
 export { ToolArgumentsError } from './errors/tool-arguments-error.ts';
-export { nestsWithin } from './json-depth.ts';
-export { jsonWeight } from './json-weight.ts';
 export { type AgentFailureListener, observeFailures } from './observe-failures.ts';
-export { pacedEvents } from './paced-events.ts';
-export { randomUuid } from './random-uuid.ts';
 export { MAX_HANDOFF_DEPTH } from './run-stream.ts';
 export { createMemoryTaskStore, type MemoryTaskStoreOptions } from './tasks/memory-task-store.ts';
 export type { Task, TaskError, TaskStatus } from './tasks/task.ts';

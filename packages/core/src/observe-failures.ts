@@ -3,7 +3,7 @@ import type { AgentEvent } from './agent-event.ts';
 import { checkedOutput, errorFromEvent } from './agent-output.ts';
 import type { AgentPortError } from './errors/agentport-error.ts';
 import { toAgentFailure } from './errors/to-agent-failure.ts';
-import { PUSH_EVENTS, type PushedEvents } from './push-events.ts';
+import { PUSH_EVENTS, type PushedEvents } from './internal/push-events.ts';
 
 /** Called with each failed run of an observed agent (see {@link observeFailures}). */
 export type AgentFailureListener = (error: AgentPortError, agentName: string) => void;

@@ -7,10 +7,10 @@ import { AgentFailureError } from './errors/agent-failure-error.ts';
 import type { AgentPortError } from './errors/agentport-error.ts';
 import { CancellationError } from './errors/cancellation-error.ts';
 import { toAgentFailure } from './errors/to-agent-failure.ts';
-import { LazyAbortListener } from './lazy-abort-listener.ts';
+import { LazyAbortListener } from './internal/lazy-abort-listener.ts';
+import { type AgentEventObserver, PUSH_EVENTS } from './internal/push-events.ts';
+import { onNextTurn, RunPace } from './internal/run-pace.ts';
 import { progressEventFault } from './progress-event-fault.ts';
-import { type AgentEventObserver, PUSH_EVENTS } from './push-events.ts';
-import { onNextTurn, RunPace } from './run-pace.ts';
 import type { Tool } from './tool.ts';
 
 // One run of a `defineAgent` agent: its context and its event stream (see define-agent.ts).

@@ -1,9 +1,5 @@
-import {
-  type AgentPortError,
-  CancellationError,
-  InvalidInputError,
-  linkSignals,
-} from '@agentport/core';
+import { type AgentPortError, CancellationError, InvalidInputError } from '@agentport/core';
+import { linkSignals } from '@agentport/core/internal';
 import type * as z from 'zod';
 import { AnswerTooLargeError } from '../errors/answer-too-large-error.ts';
 import { MalformedResponseError } from '../errors/malformed-response-error.ts';

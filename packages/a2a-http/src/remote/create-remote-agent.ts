@@ -6,9 +6,9 @@ import {
   type AgentRunContext,
   defineAgent,
   isTerminalStatus,
-  remoteTaskError,
   type Task,
 } from '@agentport/core';
+import { remoteTaskError } from '@agentport/core/internal';
 import {
   type A2AHttpClient,
   type A2AHttpClientOptions,
@@ -25,7 +25,7 @@ import { MAX_WAIT_SECONDS } from '../wire/task-schemas.ts';
 import { agentNameFromCard } from './agent-name-from-card.ts';
 
 /** Options of {@link createRemoteAgent}. */
-export interface RemoteAgentOptions extends A2AHttpClientOptions {
+export interface RemoteAgentOptions extends Omit<A2AHttpClientOptions, 'baseUrl'> {
   /** The local agent name (default: the card's name made valid). */
   name?: string;
   /** The local description (default: the card's). */
@@ -234,7 +234,8 @@ export async function createRemoteAgent(
   const { signal } = options;
   // Refused here rather than at the first run.
   watchIdleMs(options.idleTimeoutMs);
-  const client = createA2AHttpClient(baseUrl, {
+  const client = createA2AHttpClient({
+    baseUrl,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     ...(options.headers === undefined ? {} : { headers: options.headers }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),

@@ -1,4 +1,5 @@
-import { nestsWithin, TASK_STATUSES, type Task, type TaskStatus } from '@agentport/core';
+import { TASK_STATUSES, type Task, type TaskStatus } from '@agentport/core';
+import { nestsWithin } from '@agentport/core/internal';
 import * as z from 'zod';
 
 /**

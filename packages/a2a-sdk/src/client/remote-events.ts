@@ -1,7 +1,8 @@
 import type { Message, Part, StreamResponse, Task, TaskStatus } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
 import type { AgentProgressEvent } from '@agentport/core';
-import { AgentFailureError, remoteTaskError } from '@agentport/core';
+import { AgentFailureError } from '@agentport/core';
+import { remoteTaskError } from '@agentport/core/internal';
 
 /** What one remote event means locally: events to yield, and the output once the task is done. */
 export interface Translation {

@@ -7,7 +7,8 @@ import {
   type RequestContext,
 } from '@a2a-js/sdk/server';
 import type { Agent, AgentEvent as CoreAgentEvent } from '@agentport/core';
-import { CancellationError, checkedOutput, pacedEvents } from '@agentport/core';
+import { CancellationError } from '@agentport/core';
+import { checkedOutput, pacedEvents } from '@agentport/core/internal';
 import { canceledTask, type MessageReplyRequest, replyToMessage } from './message-reply.ts';
 import {
   agentMessage,

@@ -1,7 +1,7 @@
 import type { Message, Part, Task } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
 import type { Agent } from '@agentport/core';
-import { checkedOutput, pacedEvents, randomUuid } from '@agentport/core';
+import { checkedOutput, pacedEvents, randomUuid } from '@agentport/core/internal';
 import {
   agentMessage,
   dataPart,

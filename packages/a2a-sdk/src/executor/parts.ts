@@ -1,6 +1,6 @@
 import type { Artifact, Message, Part } from '@a2a-js/sdk';
 import { Role } from '@a2a-js/sdk';
-import { randomUuid, toAgentFailure } from '@agentport/core';
+import { randomUuid, toAgentFailure } from '@agentport/core/internal';
 
 /** The id (and name) of the artifact that holds an agent's answer. */
 export const OUTPUT_ARTIFACT_ID = 'output';

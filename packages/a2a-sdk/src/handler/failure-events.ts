@@ -1,7 +1,7 @@
 import type { Message, Task } from '@a2a-js/sdk';
 import { Role, TaskState } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutionEvent, type RequestContext } from '@a2a-js/sdk/server';
-import { randomUuid } from '@agentport/core';
+import { randomUuid } from '@agentport/core/internal';
 
 function errorText(error: unknown): string {
   if (error instanceof Error) return error.message;

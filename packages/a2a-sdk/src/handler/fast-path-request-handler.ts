@@ -25,7 +25,7 @@ import {
   type ServerCallContext,
   type TaskStore,
 } from '@a2a-js/sdk/server';
-import { randomUuid } from '@agentport/core';
+import { randomUuid } from '@agentport/core/internal';
 import { callerSignalOf, onCallerGone } from './abortable-call-context.ts';
 import { EventBatches } from './event-batches.ts';
 import { historyLengthError } from './history-length.ts';

@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { nestsWithin } from '@agentport/core';
+import { nestsWithin } from '@agentport/core/internal';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { requestHeader } from './request-header.ts';

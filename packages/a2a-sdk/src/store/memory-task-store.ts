@@ -3,7 +3,7 @@ import { TaskState } from '@a2a-js/sdk';
 import { A2AError, RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import { resolveUserScope } from '@a2a-js/sdk/server';
-import { jsonWeight } from '@agentport/core';
+import { jsonWeight } from '@agentport/core/internal';
 import Queue from 'yocto-queue';
 
 /** Options of {@link createA2ATaskStore}. */

@@ -1,4 +1,4 @@
-import { afterMicrotasks } from '../after-microtasks.ts';
+import { afterMicrotasks } from '../internal/after-microtasks.ts';
 import type { TaskStore } from './task-store.ts';
 
 /**

@@ -1,10 +1,5 @@
-import {
-  type AgentEvent,
-  AgentFailureError,
-  type AgentPortError,
-  checkedOutput,
-  toAgentFailure,
-} from '@agentport/core';
+import { type AgentEvent, AgentFailureError, type AgentPortError } from '@agentport/core';
+import { checkedOutput, toAgentFailure } from '@agentport/core/internal';
 import type { SSEWriter } from './sse-writer.ts';
 import { sseErrorMessage } from './sse-writer.ts';
 

@@ -1,4 +1,5 @@
-import { type Agent, checkedOutput, pacedEvents } from '@agentport/core';
+import type { Agent } from '@agentport/core';
+import { checkedOutput, pacedEvents } from '@agentport/core/internal';
 import {
   type ActionStreamOptions,
   agentFailure,

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Agent } from './agent.ts';
-import type { AgentEvent } from './agent-event.ts';
-import { outputOf } from './agent-output.ts';
-import { createEchoAgent } from './agents/echo.ts';
-import { defineAgent } from './define-agent.ts';
+import type { Agent } from '../agent.ts';
+import type { AgentEvent } from '../agent-event.ts';
+import { outputOf } from '../agent-output.ts';
+import { createEchoAgent } from '../agents/echo.ts';
+import { defineAgent } from '../define-agent.ts';
+import { createTaskRunner } from '../tasks/task-runner.ts';
 import { pacedEvents } from './paced-events.ts';
 import { EVENTS_PER_LOOK, RunPace, TURN_BUDGET_MS } from './run-pace.ts';
-import { createTaskRunner } from './tasks/task-runner.ts';
 
 const EVENTS = 100_000;
 

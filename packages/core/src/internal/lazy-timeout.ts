@@ -1,4 +1,4 @@
-import { afterMicrotasks } from '../after-microtasks.ts';
+import { afterMicrotasks } from './after-microtasks.ts';
 
 /**
  * A timeout whose timer is set only if it is still on once the microtasks running when it was

@@ -1,4 +1,4 @@
-import type { AgentEvent } from './agent-event.ts';
+import type { AgentEvent } from '../agent-event.ts';
 import { PUSH_EVENTS, type PushedEvents } from './push-events.ts';
 import { onNextTurn, RunPace } from './run-pace.ts';
 

@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
-import { sleep } from './abortable.ts';
+import { sleep } from '../abortable.ts';
 import { LazyAbortListener } from './lazy-abort-listener.ts';
 
 /** Lets the microtasks and `process.nextTick` callbacks queued now run. */

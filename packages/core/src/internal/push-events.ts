@@ -1,4 +1,4 @@
-import type { AgentEvent } from './agent-event.ts';
+import type { AgentEvent } from '../agent-event.ts';
 
 /**
  * The push side of a `defineAgent` stream, for a consumer that would only turn each pulled event

@@ -1,0 +1,10 @@
+// @agentport/core/internal: what the sibling packages (the HTTP kit, the surfaces, the stores)
+// share and users need not; unstable, it may change in any release.
+export { checkedOutput, errorFromEvent } from '../agent-output.ts';
+export { type RemoteTaskFailure, remoteTaskError } from '../errors/remote-task-error.ts';
+export { toAgentFailure } from '../errors/to-agent-failure.ts';
+export { nestsWithin } from '../json-depth.ts';
+export { jsonWeight } from '../json-weight.ts';
+export { type LinkedSignal, linkSignals } from './link-signals.ts';
+export { pacedEvents } from './paced-events.ts';
+export { randomUuid } from './random-uuid.ts';
