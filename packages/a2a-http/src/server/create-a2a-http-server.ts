@@ -79,36 +79,22 @@ export interface A2AHttpServer {
   close(): Promise<void>;
 }
 
-/**
- * Creates a hand-rolled A2A server for one agent: the Agent Card and the task routes.
- *
- * @example
- * const server = createA2AHttpServer({ agent: createEchoAgent(), card: { version: '1.0.0' } });
- * gateway.route('/agents/echo', server.app); // or: await server.listen({ port: 8080, signal });
- */
-export function createA2AHttpServer(options: A2AHttpServerOptions): A2AHttpServer {
-  const { agent } = options;
-  const runner = createTaskRunner({
-    agent,
-    ...(options.store === undefined ? {} : { store: options.store }),
-    ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
-  });
-  const refusing = new AbortController();
-  const closing = new AbortController();
-  const cardOptions = options.card ?? {};
-  const trustProxyHeaders = options.trustProxyHeaders ?? false;
-  const publicUrl = options.publicUrl?.replace(/\/+$/, '');
-  if (publicUrl !== undefined && !URL.canParse(publicUrl)) {
-    throw new InvalidInputError(`publicUrl must be an absolute URL, not '${publicUrl}'`, {
+/** The public base URL without its trailing slashes; refused when it is not an absolute URL. */
+function checkedPublicUrl(publicUrl: string | undefined): string | undefined {
+  const trimmed = publicUrl?.replace(/\/+$/, '');
+  if (trimmed !== undefined && !URL.canParse(trimmed)) {
+    throw new InvalidInputError(`publicUrl must be an absolute URL, not '${trimmed}'`, {
       field: 'publicUrl',
     });
   }
-  const app = new Hono();
-  // Only for standalone use: under `parent.route(prefix, app)` the parent's notFound answers, so
-  // sibling routes under the same prefix stay reachable. No catch-all route on purpose.
-  app.notFound(jsonNotFoundHandler);
-  app.onError(jsonErrorHandler);
+  return trimmed;
+}
 
+/** `GET /.well-known/agent.json`, its endpoint from the configured or the requested URL. */
+function registerCardRoute(app: Hono, options: A2AHttpServerOptions, publicUrl?: string): void {
+  const { agent } = options;
+  const cardOptions = options.card ?? {};
+  const trustProxyHeaders = options.trustProxyHeaders ?? false;
   app.get(AGENT_CARD_PATH, (context) => {
     const endpoint = requestEndpoint(
       context.req.raw,
@@ -119,6 +105,46 @@ export function createA2AHttpServer(options: A2AHttpServerOptions): A2AHttpServe
     return context.json(buildAgentCard(agent, cardOptions, endpoint));
   });
   app.all(AGENT_CARD_PATH, methodNotAllowed(['GET', 'HEAD']));
+}
+
+/**
+ * The Node fast path of `POST /tasks`, built from the same action as the Hono route; it takes a
+ * request only when it can answer it alone (see {@link A2AHttpServer.handleNode}).
+ */
+function createTasksNodePath(routes: TaskRoutesOptions): NodeRouteHandler {
+  const createOnNode = nodeAction(createTaskAction(routes));
+  return (request, response, path = request.url, headers) => {
+    if (routes.refusing.aborted || request.method !== 'POST' || path === undefined) return false;
+    const mark = path.indexOf('?');
+    const route = mark === -1 ? path : path.slice(0, mark);
+    if (route !== TASKS_ROUTE || !hasPlainJsonBody(request, routes.maxBodyBytes)) return false;
+    createOnNode(request, response, headers);
+    return true;
+  };
+}
+
+/**
+ * Creates a hand-rolled A2A server for one agent: the Agent Card and the task routes.
+ *
+ * @example
+ * const server = createA2AHttpServer({ agent: createEchoAgent(), card: { version: '1.0.0' } });
+ * gateway.route('/agents/echo', server.app); // or: await server.listen({ port: 8080, signal });
+ */
+export function createA2AHttpServer(options: A2AHttpServerOptions): A2AHttpServer {
+  const runner = createTaskRunner({
+    agent: options.agent,
+    ...(options.store === undefined ? {} : { store: options.store }),
+    ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
+  });
+  const refusing = new AbortController();
+  const closing = new AbortController();
+  const publicUrl = checkedPublicUrl(options.publicUrl);
+  const app = new Hono();
+  // Only for standalone use: under `parent.route(prefix, app)` the parent's notFound answers, so
+  // sibling routes under the same prefix stay reachable. No catch-all route on purpose.
+  app.notFound(jsonNotFoundHandler);
+  app.onError(jsonErrorHandler);
+  registerCardRoute(app, options, publicUrl);
   const routes: TaskRoutesOptions = {
     runner,
     refusing: refusing.signal,
@@ -130,22 +156,7 @@ export function createA2AHttpServer(options: A2AHttpServerOptions): A2AHttpServe
       : { publicPath: new URL(publicUrl).pathname.replace(/\/+$/, '') }),
   };
   registerTaskRoutes(app, routes);
-
-  const createOnNode = nodeAction(createTaskAction(routes));
-
-  function handleNode(
-    request: IncomingMessage,
-    response: ServerResponse,
-    path = request.url,
-    headers?: AnswerHeaders,
-  ): boolean {
-    if (refusing.signal.aborted || request.method !== 'POST' || path === undefined) return false;
-    const mark = path.indexOf('?');
-    const route = mark === -1 ? path : path.slice(0, mark);
-    if (route !== TASKS_ROUTE || !hasPlainJsonBody(request, routes.maxBodyBytes)) return false;
-    createOnNode(request, response, headers);
-    return true;
-  }
+  const handleNode = createTasksNodePath(routes);
 
   let closed: Promise<void> | undefined;
   function close(): Promise<void> {
