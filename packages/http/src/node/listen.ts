@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AgentPortError } from '@agentport/core';
 import { getRequestListener, RequestError } from '@hono/node-server';
@@ -139,6 +139,85 @@ function continueOnRead(request: IncomingMessage, response: ServerResponse): voi
   };
 }
 
+/** The request listener of `listen`: the Node fast path first, the app for the rest. */
+function createServeListener(
+  app: FetchApp,
+  options: ListenOptions,
+  hostname: string,
+  keepAliveTimeoutMs: number,
+): (request: IncomingMessage, response: ServerResponse) => void {
+  const { handleNode } = options;
+  const listener = getRequestListener(app.fetch as never, {
+    hostname,
+    autoCleanupIncoming: true,
+    errorHandler: answerUnservable,
+  }) as (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+  return (request, response) => {
+    if (keepAliveTimeoutMs > 0) advertiseKeepAlive(response, keepAliveTimeoutMs);
+    let handled = false;
+    try {
+      handled = handleNode?.(request, response) ?? false;
+    } catch {
+      // A fast path that fails before taking the request leaves it to the app.
+    }
+    if (!handled) void listener(request, response);
+  };
+}
+
+/** A Node server for `listen`: batched answers, request timers, JSON answers to bad requests. */
+function createListenServer(
+  options: ListenOptions,
+  serve: (request: IncomingMessage, response: ServerResponse) => void,
+): Server {
+  const server = createServer(
+    {
+      ...requestTimers(options.requestTimeoutMs),
+      ServerResponse: BatchingServerResponse,
+      // No timer set and cleared around every request: idle connections are swept instead.
+      keepAliveTimeout: 0,
+    },
+    serve,
+  );
+  server.on('clientError', answerClientError);
+  server.on('checkExpectation', answerExpectationFailed);
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    continueOnRead(request, response);
+    serve(request, response);
+  });
+  return server;
+}
+
+/**
+ * Stops a server: no new connections, idle ones closed at once and again every sweep, the rest
+ * after `shutdownTimeoutMs`; `stopped` runs once every connection has closed.
+ */
+function stopServer(server: Server, shutdownTimeoutMs: number, stopped: () => void): void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let sweeper: ReturnType<typeof setInterval> | undefined;
+  server.close(() => {
+    clearTimeout(timer);
+    clearInterval(sweeper);
+    // Connections closed at the timeout emit `close`, and their responses theirs (access log
+    // lines, clean-ups), after the server's own: in the close phase of this turn of the event
+    // loop, which a timer of the next turn follows (no per-connection tracking needed).
+    setTimeout(stopped, 0);
+  });
+  if (!('closeIdleConnections' in server)) return;
+  // Keep-alive connections go as soon as their last request is answered, not at the timeout.
+  server.closeIdleConnections();
+  sweeper = setInterval(() => server.closeIdleConnections(), SWEEP_INTERVAL_MS);
+  sweeper.unref();
+  timer = setTimeout(() => server.closeAllConnections(), shutdownTimeoutMs);
+  timer.unref();
+}
+
+/** What `onListen` is told of a listening server. */
+function addressOf(server: Server): ListenAddress {
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return { hostname: address.address, port: address.port, url: `http://${host}:${address.port}` };
+}
+
 /**
  * Serves a fetch app on Node until `signal` aborts; resolves once the server has stopped and the
  * port is released, rejects with a {@link ListenError} when it cannot listen.
@@ -156,84 +235,34 @@ export function listen(app: FetchApp, options: ListenOptions = {}): Promise<void
       resolve();
       return;
     }
-    const { handleNode } = options;
-    const listener = getRequestListener(app.fetch as never, {
-      hostname,
-      autoCleanupIncoming: true,
-      errorHandler: answerUnservable,
-    }) as (request: IncomingMessage, response: ServerResponse) => Promise<void>;
     const keepAliveTimeoutMs = options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS;
     if (!(Number.isFinite(keepAliveTimeoutMs) && keepAliveTimeoutMs >= 0)) {
       reject(new RangeError(`keepAliveTimeoutMs must be a number >= 0, not ${keepAliveTimeoutMs}`));
       return;
     }
-    const serve = (request: IncomingMessage, response: ServerResponse) => {
-      if (keepAliveTimeoutMs > 0) advertiseKeepAlive(response, keepAliveTimeoutMs);
-      let handled = false;
-      try {
-        handled = handleNode?.(request, response) ?? false;
-      } catch {
-        // A fast path that fails before taking the request leaves it to the app.
-      }
-      if (!handled) void listener(request, response);
-    };
-    const server = createServer(
-      {
-        ...requestTimers(options.requestTimeoutMs),
-        ServerResponse: BatchingServerResponse,
-        // No timer set and cleared around every request: idle connections are swept instead.
-        keepAliveTimeout: 0,
-      },
-      serve,
-    );
+    const serve = createServeListener(app, options, hostname, keepAliveTimeoutMs);
+    const server = createListenServer(options, serve);
     // Started once listening: a listen that fails leaves no sweep behind.
     let idleSweep: IdleSweep | undefined;
-    server.on('clientError', answerClientError);
-    server.on('checkExpectation', answerExpectationFailed);
-    server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
-      continueOnRead(request, response);
-      serve(request, response);
-    });
-    server.listen(port, hostname);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let sweeper: ReturnType<typeof setInterval> | undefined;
-    const stop = () => {
-      server.close(() => {
+    const stop = () =>
+      stopServer(server, options.shutdownTimeoutMs ?? 10_000, () => {
         idleSweep?.stop();
-        clearTimeout(timer);
-        clearInterval(sweeper);
-        // Connections closed at the timeout emit `close`, and their responses theirs (access log
-        // lines, clean-ups), after the server's own: in the close phase of this turn of the event
-        // loop, which a timer of the next turn follows (no per-connection tracking needed).
-        setTimeout(resolve, 0);
+        resolve();
       });
-      if (!('closeIdleConnections' in server)) return;
-      // Keep-alive connections go as soon as their last request is answered, not at the timeout.
-      server.closeIdleConnections();
-      sweeper = setInterval(() => server.closeIdleConnections(), SWEEP_INTERVAL_MS);
-      sweeper.unref();
-      timer = setTimeout(() => server.closeAllConnections(), options.shutdownTimeoutMs ?? 10_000);
-      timer.unref();
-    };
+    server.listen(port, hostname);
     server.once('error', (error) => {
       signal?.removeEventListener('abort', stop);
       reject(new ListenError(`${hostname}:${port}`, error));
     });
     server.once('listening', () => {
       if (keepAliveTimeoutMs > 0) idleSweep = closeIdleConnectionsAfter(server, keepAliveTimeoutMs);
-      const address = server.address() as AddressInfo;
-      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       // The signal may have aborted while the server was starting.
       if (signal?.aborted) {
         stop();
         return;
       }
       signal?.addEventListener('abort', stop, { once: true });
-      options.onListen?.({
-        hostname: address.address,
-        port: address.port,
-        url: `http://${host}:${address.port}`,
-      });
+      options.onListen?.(addressOf(server));
     });
   });
 }
