@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { CancellationError } from '../errors/cancellation-error.ts';
+import { RunSlots } from './run-slots.ts';
+
+/** Slots whose runs end only when the test says so. */
+function slotsOf(maxConcurrency: number) {
+  const started: string[] = [];
+  const controllers = new Map<string, AbortController>();
+  const ends = new Map<string, () => void>();
+  const slots = new RunSlots(maxConcurrency, (id, controller, running) => {
+    started.push(id);
+    controllers.set(id, controller);
+    return new Promise<void>((resolve) => {
+      ends.set(id, () => {
+        running.finished(id, controller);
+        resolve();
+      });
+    });
+  });
+  return { slots, started, controllers, end: (id: string) => ends.get(id)?.() };
+}
+
+describe('RunSlots', () => {
+  it('runs at most maxConcurrency tasks, starting the next as one finishes', () => {
+    const { slots, started, end } = slotsOf(2);
+    for (const id of ['a', 'b', 'c']) slots.start(id);
+    expect(started).toEqual(['a', 'b']);
+    end('a');
+    expect(started).toEqual(['a', 'b', 'c']);
+  });
+
+  it('aborts a canceled run and frees its slot at once, and drops a canceled queued task', () => {
+    const { slots, started, controllers, end } = slotsOf(1);
+    for (const id of ['a', 'b', 'c']) slots.start(id);
+    slots.canceled('b');
+    slots.canceled('a');
+    expect(controllers.get('a')?.signal.reason).toBeInstanceOf(CancellationError);
+    expect(started).toEqual(['a', 'c']);
+    // The canceled run ending later frees nothing more.
+    end('a');
+    slots.start('d');
+    expect(started).toEqual(['a', 'c']);
+  });
+
+  it('drains the queue and releases every run still on', () => {
+    const { slots, started, controllers } = slotsOf(1);
+    for (const id of ['a', 'b']) slots.start(id);
+    expect(slots.drain()).toEqual(['b', 'a']);
+    slots.releaseAll();
+    expect(controllers.get('a')?.signal.aborted).toBe(true);
+    expect(started).toEqual(['a']);
+  });
+});

@@ -1,0 +1,80 @@
+import { CancellationError } from '../errors/cancellation-error.ts';
+
+/**
+ * Runs one task in its slot: never rejects, and calls `slots.finished(id, controller)` once the
+ * run is over, whatever its end.
+ */
+export type SlotRun = (id: string, controller: AbortController, slots: RunSlots) => Promise<void>;
+
+/** A task runner's queue and its run slots: at most `maxConcurrency` tasks run at once. */
+export class RunSlots {
+  readonly #maxConcurrency: number;
+  readonly #run: SlotRun;
+  readonly #queue: string[] = [];
+  readonly #running = new Map<string, AbortController>();
+  #active = 0;
+
+  constructor(maxConcurrency: number, run: SlotRun) {
+    this.#maxConcurrency = maxConcurrency;
+    this.#run = run;
+  }
+
+  /** Queues a task and starts whatever fits. */
+  start(id: string): void {
+    this.#queue.push(id);
+    this.#pump();
+  }
+
+  /**
+   * A task was canceled, by whichever process: the run of it here is aborted and frees its slot
+   * at once (even if its agent never stops), or it leaves the queue.
+   */
+  canceled(id: string): void {
+    const controller = this.#running.get(id);
+    if (controller !== undefined) this.#release(id, controller);
+    const queued = this.#queue.indexOf(id);
+    if (queued !== -1) this.#queue.splice(queued, 1);
+  }
+
+  /** A run is over: frees its slot (unless a cancel freed it already) and starts the next. */
+  finished(id: string, controller: AbortController): void {
+    if (this.#free(id, controller)) this.#pump();
+  }
+
+  /** Empties the queue; the ids of the tasks it held and of those running. */
+  drain(): string[] {
+    const ids = [...this.#queue, ...this.#running.keys()];
+    this.#queue.length = 0;
+    return ids;
+  }
+
+  /** Aborts every run still on, freeing its slot. */
+  releaseAll(): void {
+    for (const [id, controller] of [...this.#running]) this.#release(id, controller);
+  }
+
+  /** Frees a run's slot, unless a cancel freed it already; whether this call freed it. */
+  #free(id: string, controller: AbortController): boolean {
+    if (this.#running.get(id) !== controller) return false;
+    this.#running.delete(id);
+    this.#active -= 1;
+    return true;
+  }
+
+  #release(id: string, controller: AbortController): void {
+    if (!this.#free(id, controller)) return;
+    controller.abort(new CancellationError('The task was canceled'));
+    this.#pump();
+  }
+
+  #pump(): void {
+    while (this.#active < this.#maxConcurrency && this.#queue.length > 0) {
+      const id = this.#queue.shift() as string;
+      this.#active += 1;
+      const controller = new AbortController();
+      this.#running.set(id, controller);
+      // A run never rejects.
+      void this.#run(id, controller, this);
+    }
+  }
+}
