@@ -38,6 +38,44 @@ export function observeFailures(agent: Agent, onFailure: AgentFailureListener): 
 /** The wrappers made for each listener, so that an agent reached twice is wrapped once. */
 const observedBy = new WeakMap<AgentFailureListener, WeakMap<Agent, Agent>>();
 
+/** Reports one agent's failed runs to a listener, with the error as callers are told it. */
+class FailureReporter {
+  readonly #name: string;
+  readonly #onFailure: AgentFailureListener;
+
+  constructor(name: string, onFailure: AgentFailureListener) {
+    this.#name = name;
+    this.#onFailure = onFailure;
+  }
+
+  /** What a run threw or ended with, unless it was canceled. */
+  error(error: unknown): void {
+    const failure = toAgentFailure(error, this.#name);
+    if (failure.code === CANCELED) return;
+    try {
+      this.#onFailure(failure, this.#name);
+    } catch {
+      // Reporting must never change what the run does.
+    }
+  }
+
+  /** A final output that is not a string fails the run wherever it is read (checkedOutput). */
+  output(output: unknown): void {
+    if (typeof output === 'string') return;
+    try {
+      checkedOutput(output, this.#name);
+    } catch (error) {
+      this.error(error);
+    }
+  }
+
+  /** An event of a run: its `error`, or its `done` with an output that is not a string. */
+  event(event: AgentEvent): void {
+    if (event.type === 'error') this.error(errorFromEvent(event, this.#name));
+    else if (event.type === 'done') this.output(event.output);
+  }
+}
+
 function observed(
   agent: Agent,
   onFailure: AgentFailureListener,
@@ -45,99 +83,102 @@ function observed(
 ): Agent {
   const known = wrappers.get(agent);
   if (known !== undefined) return known;
-  const { name } = agent;
-  const report = (error: unknown): void => {
-    const failure = toAgentFailure(error, name);
-    if (failure.code === CANCELED) return;
-    try {
-      onFailure(failure, name);
-    } catch {
-      // Reporting must never change what the run does.
-    }
-  };
-  // A final output that is not a string fails the run wherever it is read (checkedOutput).
-  const reportOutput = (output: unknown): void => {
-    if (typeof output === 'string') return;
-    try {
-      checkedOutput(output, name);
-    } catch (error) {
-      report(error);
-    }
-  };
-  const reportEvent = (event: AgentEvent): void => {
-    if (event.type === 'error') report(errorFromEvent(event, name));
-    else if (event.type === 'done') reportOutput(event.output);
-  };
-
-  async function* observedEvents(events: AsyncIterable<AgentEvent>): AsyncGenerator<AgentEvent> {
-    try {
-      for await (const event of events) {
-        reportEvent(event);
-        yield event;
-      }
-    } catch (error) {
-      report(error);
-      throw error;
-    }
-  }
-
+  const reporter = new FailureReporter(agent.name, onFailure);
   // Handoff targets are observed too (filled in below: a handoff may lead back to this agent).
   const handoffs: Agent[] = [];
   const wrapper: Agent = {
-    name,
+    name: agent.name,
     ...(agent.description === undefined ? {} : { description: agent.description }),
     ...(agent.instructions === undefined ? {} : { instructions: agent.instructions }),
     ...(agent.model === undefined ? {} : { model: agent.model }),
     tools: agent.tools,
     handoffs,
     invoke(input: string, options?: AgentRunOptions): Promise<string> {
-      let running: Promise<string>;
-      try {
-        running = agent.invoke(input, options);
-      } catch (error) {
-        report(error);
-        throw error;
-      }
-      return running.then(
-        (output) => {
-          reportOutput(output);
-          return output;
-        },
-        (error: unknown) => {
-          report(error);
-          throw error;
-        },
-      );
+      return observedInvoke(agent, reporter, input, options);
     },
     stream(input: string, options?: AgentRunOptions): AsyncIterable<AgentEvent> {
-      let events: PushedEvents;
-      try {
-        events = agent.stream(input, options);
-      } catch (error) {
-        report(error);
-        throw error;
-      }
-      const stream = observedEvents(events) as AsyncGenerator<AgentEvent> & PushedEvents;
-      const push = events[PUSH_EVENTS];
-      // A stream that can push its events still can: consumers that test for it keep that path.
-      if (push !== undefined) {
-        stream[PUSH_EVENTS] = (observer) =>
-          push.call(events, {
-            next(event) {
-              reportEvent(event);
-              return observer.next(event);
-            },
-            error(error) {
-              report(error);
-              observer.error(error);
-            },
-            complete: () => observer.complete(),
-          });
-      }
-      return stream;
+      return observedStream(agent, reporter, input, options);
     },
   };
   wrappers.set(agent, wrapper);
   for (const target of agent.handoffs) handoffs.push(observed(target, onFailure, wrappers));
   return wrapper;
+}
+
+/** An agent's `invoke`, reporting what fails: a throw on call, a rejection, a non-string output. */
+function observedInvoke(
+  agent: Agent,
+  reporter: FailureReporter,
+  input: string,
+  options: AgentRunOptions | undefined,
+): Promise<string> {
+  let running: Promise<string>;
+  try {
+    running = agent.invoke(input, options);
+  } catch (error) {
+    reporter.error(error);
+    throw error;
+  }
+  return running.then(
+    (output) => {
+      reporter.output(output);
+      return output;
+    },
+    (error: unknown) => {
+      reporter.error(error);
+      throw error;
+    },
+  );
+}
+
+/**
+ * An agent's `stream`, reporting what fails: a throw on call or on a step, an `error` event, a
+ * non-string output. A stream that can push its events still can: consumers that test for it
+ * keep that path.
+ */
+function observedStream(
+  agent: Agent,
+  reporter: FailureReporter,
+  input: string,
+  options: AgentRunOptions | undefined,
+): AsyncIterable<AgentEvent> {
+  let events: PushedEvents;
+  try {
+    events = agent.stream(input, options);
+  } catch (error) {
+    reporter.error(error);
+    throw error;
+  }
+  const stream = observedEvents(events, reporter) as AsyncGenerator<AgentEvent> & PushedEvents;
+  const push = events[PUSH_EVENTS];
+  if (push !== undefined) {
+    stream[PUSH_EVENTS] = (observer) =>
+      push.call(events, {
+        next(event) {
+          reporter.event(event);
+          return observer.next(event);
+        },
+        error(error) {
+          reporter.error(error);
+          observer.error(error);
+        },
+        complete: () => observer.complete(),
+      });
+  }
+  return stream;
+}
+
+async function* observedEvents(
+  events: AsyncIterable<AgentEvent>,
+  reporter: FailureReporter,
+): AsyncGenerator<AgentEvent> {
+  try {
+    for await (const event of events) {
+      reporter.event(event);
+      yield event;
+    }
+  } catch (error) {
+    reporter.error(error);
+    throw error;
+  }
 }
