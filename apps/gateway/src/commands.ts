@@ -308,7 +308,7 @@ export async function printCard(url: string): Promise<number> {
     );
   }
   try {
-    const card = await createA2AHttpClient(url).getCard();
+    const card = await createA2AHttpClient({ baseUrl: url }).getCard();
     process.stdout.write(`${JSON.stringify(card, null, 2)}\n`);
     return 0;
   } catch (error) {

@@ -125,7 +125,7 @@ describe('the gateway process', () => {
   });
 
   it('serves the hand-rolled A2A surface to our client and remote agent', async () => {
-    const client = createA2AHttpClient(`${gateway.url}/agents/ticker`);
+    const client = createA2AHttpClient({ baseUrl: `${gateway.url}/agents/ticker` });
     const card = await client.getCard();
     expect(card).toMatchObject({ name: 'ticker', endpoint: `${gateway.url}/agents/ticker` });
     const created = await client.createTask({ input: '100 every 50ms' });

@@ -71,7 +71,7 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
 
 describe('client errors', () => {
   it('rejects with RemoteUnreachableError naming the operation when nothing listens', async () => {
-    const client = createA2AHttpClient(closedUrl);
+    const client = createA2AHttpClient({ baseUrl: closedUrl });
     const error = await failure(client.getCard());
     expect(error).toBeInstanceOf(RemoteUnreachableError);
     expect(error).toMatchObject({ code: 'remote_unreachable', operation: 'getCard', status: 502 });
@@ -84,7 +84,9 @@ describe('client errors', () => {
   });
 
   it('rejects with MalformedResponseError for a body that is not JSON', async () => {
-    const error = await failure(createA2AHttpClient(`${stubServer.url}/not-json`).getCard());
+    const error = await failure(
+      createA2AHttpClient({ baseUrl: `${stubServer.url}/not-json` }).getCard(),
+    );
     expect(error).toBeInstanceOf(MalformedResponseError);
     expect((error as Error).message).toBe(
       'getCard failed: the remote answered a body that is not JSON',
@@ -92,11 +94,13 @@ describe('client errors', () => {
   });
 
   it('rejects with MalformedResponseError for an invalid card or a wrongly shaped task', async () => {
-    const card = await failure(createA2AHttpClient(`${stubServer.url}/bad-card`).getCard());
+    const card = await failure(
+      createA2AHttpClient({ baseUrl: `${stubServer.url}/bad-card` }).getCard(),
+    );
     expect(card).toBeInstanceOf(MalformedResponseError);
     expect((card as Error).message).toContain('endpoint: must be an absolute http(s) URL');
 
-    const client = createA2AHttpClient(`${stubServer.url}/wrong-shape`);
+    const client = createA2AHttpClient({ baseUrl: `${stubServer.url}/wrong-shape` });
     const created = await failure(client.createTask({ input: 'x' }));
     expect(created).toMatchObject({ code: 'malformed_response', operation: 'createTask' });
     expect((created as Error).message).toContain('task:');
@@ -105,7 +109,9 @@ describe('client errors', () => {
   });
 
   it('rejects with RemoteHttpError carrying the status when the error body is not ours', async () => {
-    const error = await failure(createA2AHttpClient(`${stubServer.url}/text-error`).getTask('t1'));
+    const error = await failure(
+      createA2AHttpClient({ baseUrl: `${stubServer.url}/text-error` }).getTask('t1'),
+    );
     expect(error).toBeInstanceOf(RemoteHttpError);
     expect(error).toMatchObject({ httpStatus: 502, remoteCode: undefined });
     expect((error as Error).message).toBe('getTask failed: the remote answered 502');
@@ -144,7 +150,7 @@ describe('client errors', () => {
   });
 
   it('rejects with RemoteTimeoutError when the remote does not answer in time', async () => {
-    const client = createA2AHttpClient(`${stubServer.url}/slow`, { timeoutMs: 100 });
+    const client = createA2AHttpClient({ baseUrl: `${stubServer.url}/slow`, timeoutMs: 100 });
     const error = await failure(client.getTask('t1'));
     expect(error).toBeInstanceOf(RemoteTimeoutError);
     expect((error as Error).message).toBe(
@@ -153,7 +159,7 @@ describe('client errors', () => {
   });
 
   it('rejects with CancellationError when the caller aborts', async () => {
-    const client = createA2AHttpClient(`${stubServer.url}/slow`);
+    const client = createA2AHttpClient({ baseUrl: `${stubServer.url}/slow` });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 30);
     const error = await failure(client.getTask('t1', { signal: controller.signal }));
@@ -164,7 +170,8 @@ describe('client errors', () => {
   });
 
   it('sends its configured headers', async () => {
-    const client = createA2AHttpClient(`${stubServer.url}/headers`, {
+    const client = createA2AHttpClient({
+      baseUrl: `${stubServer.url}/headers`,
       headers: { authorization: 'Bearer token-1' },
     });
     expect((await client.getTask('t1')).input).toBe('Bearer token-1');
@@ -176,7 +183,7 @@ describe('client errors', () => {
       requests += 1;
       return fetch(input, init);
     };
-    const client = createA2AHttpClient(`${stubServer.url}/no-wait`, { fetch: counting });
+    const client = createA2AHttpClient({ baseUrl: `${stubServer.url}/no-wait`, fetch: counting });
     const started = performance.now();
     const current = await client.waitForTask('t1', { timeoutMs: 400 });
     expect(current.status).toBe('working');
@@ -187,16 +194,16 @@ describe('client errors', () => {
   });
 
   it('rejects watchTask when the events route answers JSON, or reports an error event', async () => {
-    const json = createA2AHttpClient(`${stubServer.url}/json-events`).watchTask('t1');
+    const json = createA2AHttpClient({ baseUrl: `${stubServer.url}/json-events` }).watchTask('t1');
     const notStream = await failure(json[Symbol.asyncIterator]().next());
     expect(notStream).toBeInstanceOf(MalformedResponseError);
     expect((notStream as Error).message).toContain('instead of an event stream');
 
     const seen: string[] = [];
     const erroring = async () => {
-      for await (const change of createA2AHttpClient(`${stubServer.url}/error-events`).watchTask(
-        't1',
-      )) {
+      for await (const change of createA2AHttpClient({
+        baseUrl: `${stubServer.url}/error-events`,
+      }).watchTask('t1')) {
         seen.push(change.status);
       }
     };
@@ -208,7 +215,7 @@ describe('client errors', () => {
   it.each([['not a url'], ['ftp://example.com/agent'], ['http://user:secret@example.com/agent']])(
     'refuses the base URL %s',
     (baseUrl) => {
-      expect(() => createA2AHttpClient(baseUrl)).toThrow(InvalidInputError);
+      expect(() => createA2AHttpClient({ baseUrl })).toThrow(InvalidInputError);
     },
   );
 });

@@ -27,7 +27,7 @@ afterAll(async () => {
 
 describe('createA2AHttpClient against a real server', () => {
   it('reads the card, creates a task, polls it and waits for it to complete', async () => {
-    const client = createA2AHttpClient(echo.url);
+    const client = createA2AHttpClient({ baseUrl: echo.url });
     expect(await client.getCard()).toMatchObject({ name: 'echo', endpoint: echo.url });
     const task = await client.createTask({ input: 'polled over http', metadata: { n: 1 } });
     expect(task).toMatchObject({ status: 'submitted', metadata: { n: 1 } });
@@ -41,14 +41,14 @@ describe('createA2AHttpClient against a real server', () => {
 
   it('accepts the card URL or a trailing slash as its base', async () => {
     for (const base of [`${echo.url}/.well-known/agent.json`, `${echo.url}/`]) {
-      const client = createA2AHttpClient(base);
+      const client = createA2AHttpClient({ baseUrl: base });
       expect(client.baseUrl).toBe(echo.url);
       expect((await client.getCard()).name).toBe('echo');
     }
   });
 
   it('sends tiny and huge waits as plain decimals the server accepts', async () => {
-    const client = createA2AHttpClient(echo.url);
+    const client = createA2AHttpClient({ baseUrl: echo.url });
     for (const waitSeconds of [1e-7, 0.0004, 2.5, 1e21]) {
       const task = await client.createTask({ input: 'x' }, { waitSeconds });
       expect(await client.getTask(task.id, { waitSeconds })).toMatchObject({ id: task.id });
@@ -61,7 +61,7 @@ describe('createA2AHttpClient against a real server', () => {
       requests += 1;
       return fetch(input, init);
     };
-    const client = createA2AHttpClient(ticker.url, { fetch: counting });
+    const client = createA2AHttpClient({ baseUrl: ticker.url, fetch: counting });
     const task = await client.createTask({ input: '4 every 50ms' });
     const done = await client.waitForTask(task.id);
     expect(done).toMatchObject({ status: 'completed', output: 'tick 1\ntick 2\ntick 3\ntick 4' });
@@ -69,7 +69,7 @@ describe('createA2AHttpClient against a real server', () => {
   });
 
   it('reports a failed task with its error', async () => {
-    const client = createA2AHttpClient(failure.url);
+    const client = createA2AHttpClient({ baseUrl: failure.url });
     const task = await client.createTask({ input: 'x' });
     const done = await client.waitForTask(task.id);
     expect(done.status).toBe('failed');
@@ -77,7 +77,7 @@ describe('createA2AHttpClient against a real server', () => {
   });
 
   it('cancels a running task, idempotently, and reports 409 for a finished one', async () => {
-    const client = createA2AHttpClient(ticker.url);
+    const client = createA2AHttpClient({ baseUrl: ticker.url });
     const task = await client.createTask({ input: '100 every 20ms' });
     const canceled = await client.cancelTask(task.id);
     expect(canceled.status).toBe('canceled');
@@ -98,7 +98,7 @@ describe('createA2AHttpClient against a real server', () => {
   });
 
   it('streams task changes from the events route until terminal', async () => {
-    const client = createA2AHttpClient(ticker.url);
+    const client = createA2AHttpClient({ baseUrl: ticker.url });
     const task = await client.createTask({ input: '3 every 30ms' });
     const seen: Task[] = [];
     for await (const change of client.watchTask(task.id)) seen.push(change);
@@ -107,7 +107,7 @@ describe('createA2AHttpClient against a real server', () => {
   });
 
   it('rejects with a task-not-found error naming the operation', async () => {
-    const client = createA2AHttpClient(echo.url);
+    const client = createA2AHttpClient({ baseUrl: echo.url });
     for (const [operation, call] of [
       ['getTask', () => client.getTask('missing')],
       ['cancelTask', () => client.cancelTask('missing')],
@@ -122,7 +122,7 @@ describe('createA2AHttpClient against a real server', () => {
   });
 
   it('rejects with the server error code for a bad request', async () => {
-    const client = createA2AHttpClient(echo.url);
+    const client = createA2AHttpClient({ baseUrl: echo.url });
     const error = await client.createTask({ input: '' }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({
       name: 'RemoteHttpError',
@@ -133,7 +133,7 @@ describe('createA2AHttpClient against a real server', () => {
   });
 
   it('abandons a long-poll when its signal aborts, with a CancellationError', async () => {
-    const client = createA2AHttpClient(ticker.url);
+    const client = createA2AHttpClient({ baseUrl: ticker.url });
     const task = await client.createTask({ input: '5 every 10s' });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
@@ -148,7 +148,7 @@ describe('createA2AHttpClient against a real server', () => {
   });
 
   it('stops watching when its signal aborts, with a CancellationError', async () => {
-    const client = createA2AHttpClient(ticker.url);
+    const client = createA2AHttpClient({ baseUrl: ticker.url });
     const task = await client.createTask({ input: '100 every 20ms' });
     const controller = new AbortController();
     const seen: Task[] = [];
@@ -166,7 +166,7 @@ describe('createA2AHttpClient against a real server', () => {
   });
 
   it('resolves waitForTask with the task as it is when its timeout runs out', async () => {
-    const client = createA2AHttpClient(ticker.url);
+    const client = createA2AHttpClient({ baseUrl: ticker.url });
     const task = await client.createTask({ input: '5 every 10s' });
     const current = await client.waitForTask(task.id, { timeoutMs: 200 });
     expect(current.status).toBe('working');

@@ -19,6 +19,8 @@ import { watchTask } from './watch-task.ts';
 
 /** Options of {@link createA2AHttpClient}. */
 export interface A2AHttpClientOptions {
+  /** The server's base URL, or its card URL (`.../.well-known/agent.json`), http or https. */
+  baseUrl: string | URL;
   /** The fetch to send every request with (default: `node:http(s)` with keep-alive agents). */
   fetch?: typeof globalThis.fetch;
   /** Headers sent with every request, such as `authorization`. */
@@ -140,138 +142,160 @@ function pause(ms: number, signal: AbortSignal | undefined, operation: string): 
   });
 }
 
+/** The card, fetched and validated. */
+function requestCard(
+  transport: HttpTransport,
+  options: A2AHttpRequestOptions = {},
+): Promise<AgentCard> {
+  return callJson(
+    transport,
+    {
+      operation: 'getCard',
+      method: 'GET',
+      path: '/.well-known/agent.json',
+      signal: options.signal,
+    },
+    agentCardSchema,
+  );
+}
+
+/** Creates a task (`POST /tasks`), long-polled when `waitSeconds` is given. */
+async function postTask(
+  transport: HttpTransport,
+  request: CreateTaskRequest,
+  options: GetTaskOptions = {},
+): Promise<Task> {
+  const wait = waitOf(options);
+  const { task } = await callJson(
+    transport,
+    {
+      operation: 'createTask',
+      method: 'POST',
+      path: '/tasks',
+      query: { wait: wait === undefined ? undefined : String(wait) },
+      body: request,
+      signal: options.signal,
+      timeoutMs: transport.timeoutMs + (wait ?? 0) * 1000,
+    },
+    taskResponseSchema,
+  );
+  return task;
+}
+
+/** One task (`GET /tasks/{id}`), long-polled when `waitSeconds` is given; `operation` names the call in errors. */
+async function requestTask(
+  transport: HttpTransport,
+  id: string,
+  options: GetTaskOptions = {},
+  operation = 'getTask',
+): Promise<Task> {
+  const wait = waitOf(options);
+  const { task } = await callJson(
+    transport,
+    {
+      operation,
+      method: 'GET',
+      path: taskPath(id),
+      query: { wait: wait === undefined ? undefined : String(wait) },
+      signal: options.signal,
+      taskId: id,
+      timeoutMs: transport.timeoutMs + (wait ?? 0) * 1000,
+    },
+    taskResponseSchema,
+  );
+  return task;
+}
+
+/** Cancels a task (`POST /tasks/{id}/cancel`). */
+async function postCancel(
+  transport: HttpTransport,
+  id: string,
+  options: A2AHttpRequestOptions = {},
+): Promise<Task> {
+  const { task } = await callJson(
+    transport,
+    {
+      operation: 'cancelTask',
+      method: 'POST',
+      path: taskPath(id, '/cancel'),
+      signal: options.signal,
+      taskId: id,
+    },
+    taskResponseSchema,
+  );
+  return task;
+}
+
+/** Chains long-polls until the task is terminal or the deadline passes, backing off from servers that answer early. */
+async function pollUntilTerminal(
+  transport: HttpTransport,
+  id: string,
+  options: WaitForTaskOptions = {},
+): Promise<Task> {
+  const { signal, timeoutMs } = options;
+  const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
+  let backoffMs = FIRST_BACKOFF_MS;
+  while (true) {
+    const remainingMs = deadline - Date.now();
+    const waitSeconds = Math.max(0, Math.min(LONG_POLL_SECONDS, remainingMs / 1000));
+    const started = performance.now();
+    const task = await requestTask(transport, id, { signal, waitSeconds }, 'waitForTask');
+    if (isTerminalStatus(task.status) || Date.now() >= deadline) return task;
+    // A server that ignores `wait` answers at once: poll it with backoff instead.
+    if (performance.now() - started < (waitSeconds * 1000) / 2) {
+      await pause(Math.min(backoffMs, Math.max(0, deadline - Date.now())), signal, 'waitForTask');
+      backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
+    } else {
+      backoffMs = FIRST_BACKOFF_MS;
+    }
+  }
+}
+
+/** One page of the remote's tasks (`GET /tasks`). */
+function requestTaskPage(
+  transport: HttpTransport,
+  options: ListTasksOptions = {},
+): Promise<TaskPage> {
+  return callJson(
+    transport,
+    {
+      operation: 'listTasks',
+      method: 'GET',
+      path: '/tasks',
+      query: {
+        limit: options.limit === undefined ? undefined : String(options.limit),
+        cursor: options.cursor,
+        status: options.status,
+      },
+      signal: options.signal,
+    },
+    taskPageSchema,
+  );
+}
+
 /**
  * Creates a client of a hand-rolled A2A server from its base URL (or its card URL).
  *
  * @example
- * const client = createA2AHttpClient('http://127.0.0.1:8080/agents/echo');
+ * const client = createA2AHttpClient({ baseUrl: 'http://127.0.0.1:8080/agents/echo' });
  * const task = await client.createTask({ input: 'hello' });
  * const done = await client.waitForTask(task.id); // done.output === 'hello'
  */
-export function createA2AHttpClient(
-  baseUrl: string | URL,
-  options: A2AHttpClientOptions = {},
-): A2AHttpClient {
+export function createA2AHttpClient(options: A2AHttpClientOptions): A2AHttpClient {
   const transport: HttpTransport = {
-    baseUrl: normalizeBaseUrl(baseUrl),
+    baseUrl: normalizeBaseUrl(options.baseUrl),
     request: options.fetch === undefined ? nodeHttpRequest : fetchRequest(options.fetch),
     headers: { ...options.headers },
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   };
-
-  async function getTask(
-    id: string,
-    getOptions: GetTaskOptions = {},
-    operation = 'getTask',
-  ): Promise<Task> {
-    const wait = waitOf(getOptions);
-    const { task } = await callJson(
-      transport,
-      {
-        operation,
-        method: 'GET',
-        path: taskPath(id),
-        query: { wait: wait === undefined ? undefined : String(wait) },
-        signal: getOptions.signal,
-        taskId: id,
-        timeoutMs: transport.timeoutMs + (wait ?? 0) * 1000,
-      },
-      taskResponseSchema,
-    );
-    return task;
-  }
-
   return {
     baseUrl: transport.baseUrl,
-
-    getCard: (callOptions = {}) =>
-      callJson(
-        transport,
-        {
-          operation: 'getCard',
-          method: 'GET',
-          path: '/.well-known/agent.json',
-          signal: callOptions.signal,
-        },
-        agentCardSchema,
-      ),
-
-    async createTask(request, createOptions = {}) {
-      const wait = waitOf(createOptions);
-      const { task } = await callJson(
-        transport,
-        {
-          operation: 'createTask',
-          method: 'POST',
-          path: '/tasks',
-          query: { wait: wait === undefined ? undefined : String(wait) },
-          body: request,
-          signal: createOptions.signal,
-          timeoutMs: transport.timeoutMs + (wait ?? 0) * 1000,
-        },
-        taskResponseSchema,
-      );
-      return task;
-    },
-
-    getTask: (id, getOptions) => getTask(id, getOptions),
-
-    async cancelTask(id, callOptions = {}) {
-      const { task } = await callJson(
-        transport,
-        {
-          operation: 'cancelTask',
-          method: 'POST',
-          path: taskPath(id, '/cancel'),
-          signal: callOptions.signal,
-          taskId: id,
-        },
-        taskResponseSchema,
-      );
-      return task;
-    },
-
-    async waitForTask(id, waitOptions = {}) {
-      const { signal, timeoutMs } = waitOptions;
-      const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
-      let backoffMs = FIRST_BACKOFF_MS;
-      while (true) {
-        const remainingMs = deadline - Date.now();
-        const waitSeconds = Math.max(0, Math.min(LONG_POLL_SECONDS, remainingMs / 1000));
-        const started = performance.now();
-        const task = await getTask(id, { signal, waitSeconds }, 'waitForTask');
-        if (isTerminalStatus(task.status) || Date.now() >= deadline) return task;
-        // A server that ignores `wait` answers at once: poll it with backoff instead.
-        if (performance.now() - started < (waitSeconds * 1000) / 2) {
-          await pause(
-            Math.min(backoffMs, Math.max(0, deadline - Date.now())),
-            signal,
-            'waitForTask',
-          );
-          backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
-        } else {
-          backoffMs = FIRST_BACKOFF_MS;
-        }
-      }
-    },
-
-    listTasks: (listOptions = {}) =>
-      callJson(
-        transport,
-        {
-          operation: 'listTasks',
-          method: 'GET',
-          path: '/tasks',
-          query: {
-            limit: listOptions.limit === undefined ? undefined : String(listOptions.limit),
-            cursor: listOptions.cursor,
-            status: listOptions.status,
-          },
-          signal: listOptions.signal,
-        },
-        taskPageSchema,
-      ),
-
+    getCard: (callOptions) => requestCard(transport, callOptions),
+    createTask: (request, createOptions) => postTask(transport, request, createOptions),
+    getTask: (id, getOptions) => requestTask(transport, id, getOptions),
+    cancelTask: (id, callOptions) => postCancel(transport, id, callOptions),
+    waitForTask: (id, waitOptions) => pollUntilTerminal(transport, id, waitOptions),
+    listTasks: (listOptions) => requestTaskPage(transport, listOptions),
     watchTask: (id, callOptions = {}) =>
       watchTask(transport, id, callOptions.signal, watchIdleMs(callOptions.idleTimeoutMs)),
   };

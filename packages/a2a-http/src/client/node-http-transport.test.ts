@@ -81,7 +81,7 @@ const served = serveNodeForFile(server);
 
 describe('the default node:http transport', () => {
   it('keeps the connection alive across requests and decodes UTF-8 split across chunks', async () => {
-    const client = createA2AHttpClient(`${served.url}/ok`);
+    const client = createA2AHttpClient({ baseUrl: `${served.url}/ok` });
     const before = connections;
     for (let index = 0; index < 5; index += 1) {
       expect((await client.getTask('t1')).output).toBe('héllo wörld');
@@ -91,7 +91,7 @@ describe('the default node:http transport', () => {
   });
 
   it('sends a GET again, once, when the server closed the kept-alive connection it reused', async () => {
-    const client = createA2AHttpClient(`${served.url}/reset-reused`);
+    const client = createA2AHttpClient({ baseUrl: `${served.url}/reset-reused` });
     await client.getTask('t1');
     const before = connections;
     expect((await client.getTask('t1')).id).toBe('t1');
@@ -99,7 +99,7 @@ describe('the default node:http transport', () => {
   });
 
   it('does not send a create again on a reset connection: it rejects with RemoteUnreachableError', async () => {
-    const client = createA2AHttpClient(`${served.url}/reset-reused`);
+    const client = createA2AHttpClient({ baseUrl: `${served.url}/reset-reused` });
     await client.getTask('t1');
     const error = await client.createTask({ input: 'x' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RemoteUnreachableError);
@@ -110,7 +110,7 @@ describe('the default node:http transport', () => {
   });
 
   it('rejects with RemoteUnreachableError when the body is cut short', async () => {
-    const error = await createA2AHttpClient(`${served.url}/cut`)
+    const error = await createA2AHttpClient({ baseUrl: `${served.url}/cut` })
       .getTask('t1')
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RemoteUnreachableError);
@@ -118,7 +118,7 @@ describe('the default node:http transport', () => {
   });
 
   it('stops reading an answer past 256 Mi characters: MalformedResponseError, not a crash', async () => {
-    const error = await createA2AHttpClient(`${served.url}/huge`)
+    const error = await createA2AHttpClient({ baseUrl: `${served.url}/huge` })
       .getTask('t1')
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(MalformedResponseError);
@@ -130,7 +130,7 @@ describe('the default node:http transport', () => {
 
   it('follows no redirect, with the fetch option too: the request goes nowhere else', async () => {
     for (const options of [{}, { fetch: globalThis.fetch }]) {
-      const error = await createA2AHttpClient(`${served.url}/moved`, options)
+      const error = await createA2AHttpClient({ baseUrl: `${served.url}/moved`, ...options })
         .getTask('t1')
         .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(RemoteHttpError);
@@ -142,12 +142,11 @@ describe('the default node:http transport', () => {
     const controller = new AbortController();
     const seen: string[] = [];
     const watching = (async () => {
-      for await (const change of createA2AHttpClient(`${served.url}/stalled-events`).watchTask(
-        't1',
-        {
-          signal: controller.signal,
-        },
-      )) {
+      for await (const change of createA2AHttpClient({
+        baseUrl: `${served.url}/stalled-events`,
+      }).watchTask('t1', {
+        signal: controller.signal,
+      })) {
         seen.push(change.status);
         controller.abort();
       }
@@ -163,7 +162,7 @@ describe('the default node:http transport', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const closedUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
     await new Promise((resolve) => closed.close(resolve));
-    const client = createA2AHttpClient(closedUrl, { fetch: globalThis.fetch });
+    const client = createA2AHttpClient({ baseUrl: closedUrl, fetch: globalThis.fetch });
     await expect(client.getCard()).rejects.toThrow(
       `getCard failed: cannot reach ${closedUrl}/.well-known/agent.json (ECONNREFUSED)`,
     );

@@ -57,7 +57,7 @@ describe.each([
   ['fetch', { fetch: globalThis.fetch }],
 ] as const)('watchTask (%s)', (_, options) => {
   it('hands a slow consumer every complete event that arrived before the stream broke', async () => {
-    const client = createA2AHttpClient(`${served.url}/burst`, options);
+    const client = createA2AHttpClient({ baseUrl: `${served.url}/burst`, ...options });
     const seen: string[] = [];
     const error = await watchSlowly(client.watchTask('t1'), seen);
     expect(seen).toEqual(['tick 1', 'tick 2', 'tick 3']);
@@ -66,7 +66,7 @@ describe.each([
   });
 
   it('hands over no event read ahead once the caller aborted', async () => {
-    const client = createA2AHttpClient(`${served.url}/open`, options);
+    const client = createA2AHttpClient({ baseUrl: `${served.url}/open`, ...options });
     const controller = new AbortController();
     const seen: string[] = [];
     const error = await watchSlowly(
@@ -80,7 +80,7 @@ describe.each([
   });
 
   it('fails with remote_timeout once the open stream has sent nothing for idleTimeoutMs', async () => {
-    const client = createA2AHttpClient(`${served.url}/open`, options);
+    const client = createA2AHttpClient({ baseUrl: `${served.url}/open`, ...options });
     const seen: string[] = [];
     const error = await watchSlowly(client.watchTask('t1', { idleTimeoutMs: 120 }), seen);
     expect(seen).toEqual(['tick 1', 'tick 2', 'tick 3']);
@@ -97,7 +97,7 @@ describe.each([
   it.each([Number.POSITIVE_INFINITY, 2 ** 31])(
     'never gives up on a silent stream with idleTimeoutMs %s',
     async (idleTimeoutMs) => {
-      const client = createA2AHttpClient(`${served.url}/open`, options);
+      const client = createA2AHttpClient({ baseUrl: `${served.url}/open`, ...options });
       const controller = new AbortController();
       const seen: string[] = [];
       setTimeout(() => controller.abort(), 200);
@@ -112,7 +112,7 @@ describe.each([
   );
 
   it.each([Number.NaN, 0, -1, '5'])('refuses idleTimeoutMs %s', (idleTimeoutMs) => {
-    const client = createA2AHttpClient(`${served.url}/open`, options);
+    const client = createA2AHttpClient({ baseUrl: `${served.url}/open`, ...options });
     expect(() => client.watchTask('t1', { idleTimeoutMs: idleTimeoutMs as number })).toThrow(
       expect.objectContaining({ code: 'invalid_input', field: 'idleTimeoutMs' }),
     );
