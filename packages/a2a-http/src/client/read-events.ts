@@ -1,4 +1,4 @@
-import { createParser } from 'eventsource-parser';
+import { createParser, type EventSourceParser } from 'eventsource-parser';
 
 /** One server-sent event: its `event` field (the type) and its data. */
 export interface ServerSentEvent {
@@ -31,6 +31,107 @@ export class StreamIdleError extends Error {
 }
 
 /**
+ * The events parsed from a body ahead of its consumer, and the reading that fills them: reading
+ * runs while fewer than `readAheadCharacters` wait, and stops at the body's end or a failure.
+ */
+class ReadAhead {
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #decoder = new TextDecoder();
+  readonly #parser: EventSourceParser;
+  readonly #options: ReadEventsOptions;
+  readonly #queue: ServerSentEvent[] = [];
+  #queuedCharacters = 0;
+  #reading = false;
+  #wake: (() => void) | undefined;
+  /** Why the stream ends before the body does, once something failed. */
+  failure: { error: unknown } | undefined;
+  /** Whether the whole body has been read. */
+  ended = false;
+
+  constructor(body: ReadableStream<Uint8Array>, options: ReadEventsOptions) {
+    this.#reader = body.getReader();
+    this.#options = options;
+    this.#parser = createParser({
+      maxBufferSize: options.maxEventCharacters,
+      onEvent: ({ event, data }) => {
+        this.#queue.push({ event, data });
+        this.#queuedCharacters += data.length;
+      },
+      onError: (error) => {
+        // Other parse errors (an unknown field, a bad retry) are ignored, as EventSource does.
+        if (error.type === 'max-buffer-size-exceeded') this.failure ??= { error };
+      },
+    });
+  }
+
+  /**
+   * The first queued event, if any; reading goes on meanwhile, so that it continues while the
+   * consumer handles the event (unless enough is queued already).
+   */
+  take(): ServerSentEvent | undefined {
+    const next = this.#queue.shift();
+    if (next !== undefined) this.#queuedCharacters -= next.data.length;
+    if (!this.#reading && this.failure === undefined && !this.ended) void this.#pump();
+    return next;
+  }
+
+  /** Resolves once reading has brought something: an event, the end or a failure. */
+  arrival(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#wake = () => {
+        this.#wake = undefined;
+        resolve();
+      };
+    });
+  }
+
+  /** Stops reading the body. */
+  cancel(): Promise<void> {
+    return this.#reader.cancel().catch(() => undefined);
+  }
+
+  async #pump(): Promise<void> {
+    const { idleMs, readAheadCharacters } = this.#options;
+    this.#reading = true;
+    try {
+      while (
+        this.failure === undefined &&
+        !this.ended &&
+        this.#queuedCharacters < readAheadCharacters
+      ) {
+        // Only a read under way counts: reading paused for a slow consumer is not the remote's silence.
+        const timer =
+          idleMs === undefined ? undefined : setTimeout(() => this.#stalled(idleMs), idleMs);
+        let step: ReadableStreamReadResult<Uint8Array>;
+        try {
+          step = await this.#reader.read();
+        } finally {
+          clearTimeout(timer);
+        }
+        if (step.done) {
+          this.ended = true;
+          this.#parser.feed(this.#decoder.decode());
+        } else {
+          this.#parser.feed(this.#decoder.decode(step.value, { stream: true }));
+        }
+        this.#wake?.();
+      }
+    } catch (error) {
+      this.failure ??= { error };
+    } finally {
+      this.#reading = false;
+      this.#wake?.();
+    }
+  }
+
+  /** A read that waits `idleMs` for the body ends the stream (the remote has gone silent). */
+  #stalled(idleMs: number): void {
+    this.failure ??= { error: new StreamIdleError(idleMs) };
+    void this.cancel();
+  }
+}
+
+/**
  * Parses an SSE body, reading it ahead of the consumer: events that arrived before the body
  * failed (a reset connection) are all yielded, then the failure is thrown. Piped through web
  * transform streams instead, an error discards every chunk still queued in them, so a consumer
@@ -40,81 +141,21 @@ export async function* readEvents(
   body: ReadableStream<Uint8Array>,
   options: ReadEventsOptions,
 ): AsyncGenerator<ServerSentEvent> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  const queue: ServerSentEvent[] = [];
-  let queuedCharacters = 0;
-  let failure: { error: unknown } | undefined;
-  let ended = false;
-  let reading = false;
-  let wake: (() => void) | undefined;
-  const parser = createParser({
-    maxBufferSize: options.maxEventCharacters,
-    onEvent({ event, data }) {
-      queue.push({ event, data });
-      queuedCharacters += data.length;
-    },
-    onError(error) {
-      // Other parse errors (an unknown field, a bad retry) are ignored, as EventSource does.
-      if (error.type === 'max-buffer-size-exceeded') failure ??= { error };
-    },
-  });
-
-  const { idleMs } = options;
-  /** A read that waits `idleMs` for the body ends the stream (the remote has gone silent). */
-  function stalled(): void {
-    failure ??= { error: new StreamIdleError(idleMs as number) };
-    reader.cancel().catch(() => undefined);
-  }
-
-  async function pump(): Promise<void> {
-    reading = true;
-    try {
-      while (failure === undefined && !ended && queuedCharacters < options.readAheadCharacters) {
-        // Only a read under way counts: reading paused for a slow consumer is not the remote's silence.
-        const timer = idleMs === undefined ? undefined : setTimeout(stalled, idleMs);
-        let step: ReadableStreamReadResult<Uint8Array>;
-        try {
-          step = await reader.read();
-        } finally {
-          clearTimeout(timer);
-        }
-        if (step.done) {
-          ended = true;
-          parser.feed(decoder.decode());
-        } else {
-          parser.feed(decoder.decode(step.value, { stream: true }));
-        }
-        wake?.();
-      }
-    } catch (error) {
-      failure ??= { error };
-    } finally {
-      reading = false;
-      wake?.();
-    }
-  }
-
+  const readAhead = new ReadAhead(body, options);
   try {
     while (true) {
-      const next = queue.shift();
-      if (next !== undefined) queuedCharacters -= next.data.length;
-      // Keeps reading while the consumer handles the event (unless enough is queued already).
-      if (!reading && failure === undefined && !ended) void pump();
+      const next = readAhead.take();
       if (next !== undefined) {
         yield next;
-      } else if (failure !== undefined) {
-        throw failure.error;
-      } else if (ended) {
+      } else if (readAhead.failure !== undefined) {
+        throw readAhead.failure.error;
+      } else if (readAhead.ended) {
         return;
       } else {
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-        wake = undefined;
+        await readAhead.arrival();
       }
     }
   } finally {
-    await reader.cancel().catch(() => undefined);
+    await readAhead.cancel();
   }
 }
