@@ -57,7 +57,7 @@ export function createGatewayRunner(
       },
     },
     serve(agents) {
-      current = agents.length === 0 ? NO_AGENTS : createRunner(...agents);
+      current = agents.length === 0 ? NO_AGENTS : createRunner({ agents });
     },
   };
 }

@@ -13,4 +13,10 @@ export { runRequestSchema } from './definitions.ts';
 export { fromFlatToolDef, toFlatToolDef, toJsonObjectSchema } from './flat-tool.ts';
 export { fromAgent, fromHandoffs, fromTools, handoffToolName } from './from-agent.ts';
 export { type CompatAppOptions, createCompatApp } from './http/compat-app.ts';
-export { createRunner, type Runner, type RunOptions, type StreamingRunRequest } from './runner.ts';
+export {
+  createRunner,
+  type Runner,
+  type RunnerOptions,
+  type RunOptions,
+  type StreamingRunRequest,
+} from './runner.ts';

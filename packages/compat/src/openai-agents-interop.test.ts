@@ -93,7 +93,7 @@ afterAll(() => {
 describe('an AgentDef exported here, run by @openai/agents', () => {
   it('runs with our tools and hands off by the descriptor tool name', async () => {
     const assistant = createAssistantAgent();
-    const runner = createRunner(assistant);
+    const runner = createRunner({ agents: [assistant] });
     const definitions = runner.listAgents();
     const assistantDefinition = definitions.find((entry) => entry.name === 'assistant') as AgentDef;
     const handoffToolName = assistantDefinition.handoffs?.[0]?.tool_name as string;
@@ -169,7 +169,7 @@ describe('an AgentDef exported here, run by @openai/agents', () => {
           }),
       }),
     );
-    const definitions = createRunner(assistant).listAgents();
+    const definitions = createRunner({ agents: [assistant] }).listAgents();
     const model = new ScriptedModel([
       [functionCall('calculator', { expression: '' }, { callId: 'bad' })],
       modelResponder(({ request }) => {

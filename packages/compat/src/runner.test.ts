@@ -32,21 +32,31 @@ function simpleAgent(name: string, run: AgentRunFunction, extra: { handoffs?: Ag
 
 describe('createRunner', () => {
   it('needs at least one agent', () => {
-    expect(() => createRunner()).toThrow(InvalidInputError);
+    expect(() => createRunner({ agents: [] })).toThrow(InvalidInputError);
+  });
+
+  it('names the options object when the agents are not given in one', () => {
+    const untyped = createRunner as (...values: unknown[]) => unknown;
+    for (const call of [() => untyped(), () => untyped(createEchoAgent())]) {
+      expect(call).toThrow(InvalidInputError);
+      expect(call).toThrow('createRunner takes { agents }, an array of agents');
+    }
   });
 
   it('rejects two registered agents with the same name', () => {
-    expect(() => createRunner(createEchoAgent(), createEchoAgent())).toThrow(DuplicateAgentError);
+    expect(() => createRunner({ agents: [createEchoAgent(), createEchoAgent()] })).toThrow(
+      DuplicateAgentError,
+    );
   });
 
   it('rejects two different handoff targets with the same name', () => {
     const first = defineAgent({ name: 'first', handoffs: [createEchoAgent()], async *run() {} });
     const second = defineAgent({ name: 'second', handoffs: [createEchoAgent()], async *run() {} });
-    expect(() => createRunner(first, second)).toThrow(DuplicateAgentError);
+    expect(() => createRunner({ agents: [first, second] })).toThrow(DuplicateAgentError);
   });
 
   it('lets a registered agent stand for a handoff target of the same name', () => {
-    const runner = createRunner(createAssistantAgent(), createEchoAgent());
+    const runner = createRunner({ agents: [createAssistantAgent(), createEchoAgent()] });
     expect(runner.listAgents().map((definition) => definition.name)).toEqual(['assistant', 'echo']);
   });
 
@@ -54,7 +64,7 @@ describe('createRunner', () => {
     const leaf = createEchoAgent('c-leaf');
     const middle = defineAgent({ name: 'a-middle', handoffs: [leaf], async *run() {} });
     const top = defineAgent({ name: 'z-top', handoffs: [middle], async *run() {} });
-    const runner = createRunner(top, createEchoAgent('b-other'));
+    const runner = createRunner({ agents: [top, createEchoAgent('b-other')] });
     expect(runner.listAgents().map((definition) => definition.name)).toEqual([
       'a-middle',
       'b-other',
@@ -69,13 +79,13 @@ describe('createRunner', () => {
   });
 
   it('throws a not-found error naming an unknown agent', () => {
-    const runner = createRunner(createEchoAgent());
+    const runner = createRunner({ agents: [createEchoAgent()] });
     expect(() => runner.getAgentDef('nobody')).toThrow(AgentNotFoundError);
     expect(() => runner.getAgentDef('nobody')).toThrow("Agent 'nobody' not found");
   });
 
   it('hands out copies that callers cannot use to change the runner', () => {
-    const runner = createRunner(createEchoAgent());
+    const runner = createRunner({ agents: [createEchoAgent()] });
     const [definition] = runner.listAgents();
     if (definition) definition.name = 'changed';
     expect(runner.listAgents()[0]?.name).toBe('echo');
@@ -84,7 +94,7 @@ describe('createRunner', () => {
 
 describe('Runner.run', () => {
   it('answers the output and the agent that produced it', async () => {
-    const runner = createRunner(createEchoAgent());
+    const runner = createRunner({ agents: [createEchoAgent()] });
     await expect(runner.run({ agent_name: 'echo', input: 'hello there' })).resolves.toEqual({
       output: 'hello there',
       agent: 'echo',
@@ -102,7 +112,10 @@ describe('Runner.run', () => {
         return `${loud} ${again}`;
       },
     });
-    const response = await createRunner(agent).run({ agent_name: 'worker', input: 'go' });
+    const response = await createRunner({ agents: [agent] }).run({
+      agent_name: 'worker',
+      input: 'go',
+    });
     expect(response).toEqual({
       output: 'HI 84',
       agent: 'worker',
@@ -115,7 +128,7 @@ describe('Runner.run', () => {
   });
 
   it('reports the handoff target as the agent that produced the output', async () => {
-    const runner = createRunner(createAssistantAgent());
+    const runner = createRunner({ agents: [createAssistantAgent()] });
     await expect(runner.run({ agent_name: 'assistant', input: 'repeat hi you' })).resolves.toEqual({
       output: 'hi you',
       agent: 'echo',
@@ -145,7 +158,7 @@ describe('Runner.run', () => {
         return yield* context.handoff('middle', input);
       },
     });
-    const runner = createRunner(top);
+    const runner = createRunner({ agents: [top] });
     await expect(runner.run({ agent_name: 'top', input: '4' })).resolves.toEqual({
       output: 'leaf says 8',
       agent: 'leaf',
@@ -157,7 +170,7 @@ describe('Runner.run', () => {
   });
 
   it('rejects an unknown agent with a not-found error naming it', async () => {
-    const runner = createRunner(createEchoAgent());
+    const runner = createRunner({ agents: [createEchoAgent()] });
     const failure = runner.run({ agent_name: 'ghost', input: 'x' });
     await expect(failure).rejects.toBeInstanceOf(AgentNotFoundError);
     await expect(failure).rejects.toThrow("Agent 'ghost' not found");
@@ -167,7 +180,7 @@ describe('Runner.run', () => {
   });
 
   it('rejects a malformed request with an invalid-input error naming the field', async () => {
-    const runner = createRunner(createEchoAgent());
+    const runner = createRunner({ agents: [createEchoAgent()] });
     const request = { agent_name: 'echo', input: 42 } as unknown as {
       agent_name: string;
       input: string;
@@ -181,7 +194,7 @@ describe('Runner.run', () => {
       yield { type: 'text-delta', delta: 'partial' };
       throw new Error('database password=hunter2');
     });
-    const runner = createRunner(broken);
+    const runner = createRunner({ agents: [broken] });
     const failure = runner.run({ agent_name: 'broken', input: 'x' });
     await expect(failure).rejects.toBeInstanceOf(AgentFailureError);
     await expect(failure).rejects.toMatchObject({
@@ -204,7 +217,7 @@ describe('Runner.run', () => {
       { handoffs: [broken] },
     );
     await expect(
-      createRunner(parent).run({ agent_name: 'parent', input: 'x' }),
+      createRunner({ agents: [parent] }).run({ agent_name: 'parent', input: 'x' }),
     ).rejects.toMatchObject({ agentName: 'broken' });
   });
 
@@ -220,7 +233,7 @@ describe('Runner.run', () => {
         }),
       }),
     };
-    const runner = createRunner(raw);
+    const runner = createRunner({ agents: [raw] });
     await expect(runner.run({ agent_name: 'raw', input: 'x' })).rejects.toMatchObject({
       code: 'agent_failure',
       agentName: 'raw',
@@ -255,21 +268,21 @@ describe('Runner.run', () => {
       { type: 'tool-result', id: 'c1', name: 'lookup', output: row },
       { type: 'done', output: 'found' },
     ]);
-    await expect(createRunner(agent).run({ agent_name: 'hand', input: 'x' })).rejects.toMatchObject(
-      { code: 'agent_failure', agentName: 'hand' },
-    );
+    await expect(
+      createRunner({ agents: [agent] }).run({ agent_name: 'hand', input: 'x' }),
+    ).rejects.toMatchObject({ code: 'agent_failure', agentName: 'hand' });
   });
 
   it("answers a hand-written agent's invalid_input error event as 400, as a defineAgent one", async () => {
     const agent = handWritten('hand', [{ type: 'error', code: 'invalid_input', message: 'nope' }]);
-    await expect(createRunner(agent).run({ agent_name: 'hand', input: 'x' })).rejects.toMatchObject(
-      { code: 'invalid_input', message: 'nope', status: 400 },
-    );
+    await expect(
+      createRunner({ agents: [agent] }).run({ agent_name: 'hand', input: 'x' }),
+    ).rejects.toMatchObject({ code: 'invalid_input', message: 'nope', status: 400 });
   });
 
   it('fails as agent_failure on a final output that is not a string', async () => {
     const agent = handWritten('hand', [{ type: 'done', output: 42 }]);
-    const failure = await createRunner(agent)
+    const failure = await createRunner({ agents: [agent] })
       .run({ agent_name: 'hand', input: 'x' })
       .catch((error: unknown) => error);
     expect(failure).toMatchObject({ code: 'agent_failure', message: "Agent 'hand' failed" });
@@ -288,7 +301,7 @@ describe('Runner.run', () => {
       });
     });
     const controller = new AbortController();
-    const run = createRunner(waiting).run(
+    const run = createRunner({ agents: [waiting] }).run(
       { agent_name: 'waiting', input: 'x' },
       { signal: controller.signal },
     );
@@ -300,7 +313,7 @@ describe('Runner.run', () => {
 
 describe('Runner.run with stream: true', () => {
   it('yields the events as they happen, ending with done', async () => {
-    const runner = createRunner(createAssistantAgent());
+    const runner = createRunner({ agents: [createAssistantAgent()] });
     const types: string[] = [];
     for await (const event of runner.run({
       agent_name: 'assistant',
@@ -326,7 +339,7 @@ describe('Runner.run with stream: true', () => {
         yield { type: 'text-delta', delta: ' second' };
       },
     });
-    const iterator = createRunner(slow)
+    const iterator = createRunner({ agents: [slow] })
       .run({ agent_name: 'slow', input: 'x', stream: true })
       [Symbol.asyncIterator]();
     await expect(iterator.next()).resolves.toEqual({
@@ -345,7 +358,7 @@ describe('Runner.run with stream: true', () => {
       yield { type: 'text-delta', delta: 'waiting' };
       await new Promise((resolve) => context.signal.addEventListener('abort', resolve));
     });
-    const events = createRunner(waiting).run(
+    const events = createRunner({ agents: [waiting] }).run(
       { agent_name: 'waiting', input: 'x', stream: true },
       { signal: controller.signal },
     );

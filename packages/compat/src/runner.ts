@@ -20,6 +20,12 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
+/** Options of {@link createRunner}. */
+export interface RunnerOptions {
+  /** The agents to run by name (at least one, with distinct names); their handoff targets are added. */
+  agents: readonly Agent[];
+}
+
 /** A run request that asks for the run's events. */
 export type StreamingRunRequest = RunRequest & { stream: true };
 
@@ -43,6 +49,11 @@ function byName(left: Agent, right: Agent): number {
 }
 
 function registerAgents(agents: readonly Agent[]): Map<string, Agent> {
+  if (!Array.isArray(agents)) {
+    throw new InvalidInputError('createRunner takes { agents }, an array of agents', {
+      field: 'agents',
+    });
+  }
   if (agents.length === 0) {
     throw new InvalidInputError('createRunner needs at least one agent', { field: 'agents' });
   }
@@ -81,12 +92,12 @@ function parseRequest(request: unknown): RunRequest {
  * and listed too. Two registered agents with the same name are a DuplicateAgentError.
  *
  * @example
- * const runner = createRunner(createAssistantAgent());
+ * const runner = createRunner({ agents: [createAssistantAgent()] });
  * const response = await runner.run({ agent_name: 'assistant', input: 'what is 2 + 3' });
  * // { output: '2 + 3 = 5', agent: 'assistant', tool_calls: [{ name: 'calculator', ... }] }
  */
-export function createRunner(...agents: Agent[]): Runner {
-  const registry = registerAgents(agents);
+export function createRunner(options: RunnerOptions): Runner {
+  const registry = registerAgents(options?.agents);
   const definitions = new Map(
     [...registry.values()].sort(byName).map((agent) => [agent.name, fromAgent(agent)]),
   );

@@ -71,7 +71,7 @@ async function serve(app: ReturnType<typeof createCompatApp>): Promise<string> {
 describe('the compat app over a real socket', () => {
   it('aborts a streaming run when the caller goes away', async () => {
     const { agent, probe } = waitingAgent();
-    const base = await serve(createCompatApp({ runner: createRunner(agent) }));
+    const base = await serve(createCompatApp({ runner: createRunner({ agents: [agent] }) }));
     const caller = new AbortController();
     const response = await fetch(`${base}/runs`, {
       method: 'POST',
@@ -92,7 +92,7 @@ describe('the compat app over a real socket', () => {
 
   it('aborts a JSON run when the caller goes away', async () => {
     const { agent, probe } = waitingAgent();
-    const base = await serve(createCompatApp({ runner: createRunner(agent) }));
+    const base = await serve(createCompatApp({ runner: createRunner({ agents: [agent] }) }));
     const caller = new AbortController();
     const request = fetch(`${base}/runs`, {
       method: 'POST',

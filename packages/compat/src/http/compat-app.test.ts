@@ -14,7 +14,7 @@ const failing = defineAgent({
 });
 
 const app = createCompatApp({
-  runner: createRunner(createAssistantAgent(), failing),
+  runner: createRunner({ agents: [createAssistantAgent(), failing] }),
   maxBodyBytes: 1024,
 });
 
@@ -223,7 +223,7 @@ describe('routing', () => {
     const { Hono } = await import('hono');
     const gateway = new Hono().route(
       '/compat',
-      createCompatApp({ runner: createRunner(createEchoAgent()) }),
+      createCompatApp({ runner: createRunner({ agents: [createEchoAgent()] }) }),
     );
     const listed = await gateway.request('/compat/agents');
     expect(((await listed.json()) as { name: string }[]).map((agent) => agent.name)).toEqual([
@@ -241,7 +241,7 @@ describe('shutdown', () => {
   it('ends an open run stream with a final shutting_down event when the shutdown signal aborts', async () => {
     const shutdown = new AbortController();
     const closing = createCompatApp({
-      runner: createRunner(createTickerAgent()),
+      runner: createRunner({ agents: [createTickerAgent()] }),
       shutdownSignal: shutdown.signal,
     });
     const response = await closing.request('/runs', {

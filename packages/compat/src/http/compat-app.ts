@@ -29,7 +29,7 @@ export interface CompatAppOptions {
  *
  * @example
  * const app = new Hono();
- * app.route('/compat', createCompatApp({ runner: createRunner(createAssistantAgent()) }));
+ * app.route('/compat', createCompatApp({ runner: createRunner({ agents: [createAssistantAgent()] }) }));
  */
 export function createCompatApp(options: CompatAppOptions): Hono {
   const { runner } = options;
