@@ -43,6 +43,19 @@ export function logRequest(logger: Logger, entry: AccessLogEntry): void {
 }
 
 /**
+ * Writes the access log line of a Node request once its response closes (a stream's duration is
+ * then the whole stream, a caller who left is a 499): the app's middleware and the fast path both
+ * log through it.
+ */
+export function logWhenClosed(
+  logger: Logger,
+  response: ServerResponse,
+  entry: () => Omit<AccessLogEntry, 'status'>,
+): void {
+  response.once('close', () => logRequest(logger, { ...entry(), status: closedStatus(response) }));
+}
+
+/**
  * Logs one structured line per request (request id, method, path, status, duration); never
  * headers or bodies, so keys and tokens stay out of the logs. Served on Node, the line is written
  * when the response closes, as the Node fast paths write theirs: a stream's duration is the whole
@@ -66,9 +79,7 @@ export function accessLog(logger: Logger): MiddlewareHandler {
     }
     // Listened to before the app answers: a caller who leaves a call still running (a blocking
     // A2A send whose task runs on) is logged when they leave, not when the call ends.
-    outgoing.once('close', () =>
-      logRequest(logger, { ...entry(), status: closedStatus(outgoing) }),
-    );
+    logWhenClosed(logger, outgoing, entry);
     await next();
   };
 }

@@ -6,22 +6,18 @@ import {
   DuplicateAgentError,
   observeFailures,
 } from '@agentport/core';
-import { incomingHeader } from '@agentport/http';
 import { Hono } from 'hono';
 import type { Logger } from 'pino';
-import { closedStatus, logRequest } from './access-log.ts';
 import { assertOneAgentPerName } from './agent-names.ts';
 import { createAgentServers } from './agent-servers.ts';
-import { createKeyCheck, nodeAuthorization } from './auth.ts';
 import { createGatewayApp } from './gateway-app.ts';
-import { createNodeRoute, mayTakeOnNode, type NodeRoute } from './node-routes.ts';
+import { createNodeHandler, createNodeRoute } from './node-routes.ts';
 import {
   type RemoteRetries,
   type RemoteRetryOptions,
   retryRemotes,
   type UnavailableRemote,
 } from './remote-retries.ts';
-import { chooseRequestId, REQUEST_ID_HEADER } from './request-id.ts';
 
 export { agentUrls, documentedRoutes } from './gateway-app.ts';
 
@@ -118,48 +114,6 @@ function assertNames(
     names.add(name);
   }
   if (!names.has(defaultAgent)) throw new AgentNotFoundError(defaultAgent);
-}
-
-/**
- * The gateway's `handleNode`: the requests the Node fast path may take, with the app's request
- * id, key check and access log line, answered by the node route composed last.
- */
-function createNodeHandler(
-  options: GatewayOptions,
-  currentRoute: () => NodeRoute,
-  isShuttingDown: () => boolean,
-): Gateway['handleNode'] {
-  const { logger } = options;
-  const corsOn = options.cors !== undefined && options.cors !== false;
-  const checkKey =
-    options.apiKeys !== undefined && options.apiKeys.length > 0
-      ? createKeyCheck(options.apiKeys)
-      : undefined;
-
-  return (request, response) => {
-    const { url } = request;
-    // CORS headers, 503s and 401s come from the app's middleware: those requests go there.
-    if (isShuttingDown() || corsOn || url === undefined || request.method !== 'POST') return false;
-    // Every other route leaves before any work (a key digest, a request id).
-    const mark = url.indexOf('?');
-    const path = mark === -1 ? url : url.slice(0, mark);
-    if (!mayTakeOnNode(path)) return false;
-    if (
-      checkKey?.(nodeAuthorization(request), incomingHeader(request, 'x-api-key')).valid === false
-    ) {
-      return false;
-    }
-    const started = logger === undefined ? 0 : performance.now();
-    const requestId = chooseRequestId(incomingHeader(request, 'x-request-id'));
-    if (!currentRoute()(request, response, url, { [REQUEST_ID_HEADER]: requestId })) return false;
-    if (logger !== undefined) {
-      const method = request.method;
-      response.once('close', () =>
-        logRequest(logger, { requestId, method, path, status: closedStatus(response), started }),
-      );
-    }
-    return true;
-  };
 }
 
 /**

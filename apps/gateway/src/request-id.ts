@@ -1,5 +1,10 @@
 import { randomUuid } from '@agentport/core/internal';
-import { requestHeader, setResponseHeader } from '@agentport/http';
+import {
+  type IncomingHeaders,
+  incomingHeader,
+  requestHeader,
+  setResponseHeader,
+} from '@agentport/http';
 import type { MiddlewareHandler } from 'hono';
 
 /** The request id header, as the gateway answers it. */
@@ -30,4 +35,9 @@ export function requestIds(): MiddlewareHandler {
     setResponseHeader(context, REQUEST_ID_HEADER, id);
     await next();
   };
+}
+
+/** The request id of a Node request on the fast path, chosen as {@link requestIds} chooses it. */
+export function nodeRequestId(request: { headers: IncomingHeaders }): string {
+  return chooseRequestId(incomingHeader(request, HEADER_KEY));
 }

@@ -19,3 +19,9 @@ export {
   writeAnswer,
   writeErrorAnswer,
 } from './node-answer.ts';
+export {
+  createNodeRouter,
+  type NodeMount,
+  type NodeRouter,
+  type NodeRouterOptions,
+} from './node-router.ts';
