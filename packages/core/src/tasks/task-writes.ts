@@ -5,8 +5,11 @@ import { isTerminalStatus, type Task } from './task.ts';
 import type { TaskPatch, TaskStore, TaskUpdateOptions } from './task-store.ts';
 
 // The writes every run makes, made once (the store does not keep or change them).
+/** A run starts: its task goes to `working`. */
 export const START: TaskPatch = Object.freeze({ status: 'working' });
+/** The check of a run's start: its task is still `submitted`. */
 export const FROM_SUBMITTED: TaskUpdateOptions = Object.freeze({ expectedStatus: 'submitted' });
+/** The check of a run's end: its task is still `working`. */
 export const FROM_WORKING: TaskUpdateOptions = Object.freeze({ expectedStatus: 'working' });
 
 /**
