@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   type Agent,
   createTaskRunner,
@@ -13,7 +12,6 @@ import {
   methodNotAllowed,
 } from '@agentport/http';
 import {
-  type AnswerHeaders,
   hasPlainJsonBody,
   type ListenOptions,
   listen,
