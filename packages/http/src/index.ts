@@ -22,13 +22,29 @@ export {
   declaredBodyOverLimit,
   decodeJsonBody,
   isJsonContentType,
+  type LimitBodyOptions,
   limitBody,
+  mediaTypeOf,
   parseJsonBody,
   parseJsonText,
+  readJsonBody,
   readJsonBytes,
 } from './json-body.ts';
+export {
+  type JsonBodyFailure,
+  type JsonBodyResult,
+  jsonBodyError,
+  type ReadJsonOptions,
+  readJsonText,
+} from './json-text.ts';
 export { parseQuery } from './parse-query.ts';
-export { type IncomingHeaders, incomingHeader, requestHeader, sentPath } from './request-header.ts';
+export {
+  type IncomingHeaders,
+  incomingHeader,
+  incomingHeaders,
+  requestHeader,
+  sentPath,
+} from './request-header.ts';
 export { setResponseHeader } from './response-header.ts';
 export {
   type ActionAnswer,
@@ -41,6 +57,12 @@ export {
 } from './route-action.ts';
 export { agentFailure, pumpAgentEvents, writeAgentEvents } from './sse/agent-events.ts';
 export { formatComment, formatSSE, type SSEMessage } from './sse/format-sse.ts';
+export {
+  type FirstStep,
+  firstStep,
+  type SSEResponseOptions,
+  sseResponse,
+} from './sse/sse-response.ts';
 export {
   SSE_HEADERS,
   type SSENodeTarget,

@@ -7,8 +7,10 @@ import {
   DEFAULT_MAX_BODY_BYTES,
   isJsonContentType,
   limitBody,
+  mediaTypeOf,
   parseJsonBody,
   parseJsonText,
+  readJsonBody,
 } from './json-body.ts';
 import { serve, type TestServer } from './testing/serve.ts';
 
@@ -171,6 +173,113 @@ describe('limitBody', () => {
     expect(body.length).toBe(100);
     const response = await post(createApp(100), body, { 'content-length': '100' });
     expect(response.status).toBe(200);
+  });
+});
+
+describe('limitBody with onError', () => {
+  const app = new Hono();
+  app.post(
+    '/rpc',
+    limitBody(100, { onError: (context) => context.json({ refused: context.req.path }, 413) }),
+    (context) => context.text('taken'),
+  );
+  app.get(
+    '/rpc',
+    limitBody(100, { onError: () => new Response('never', { status: 413 }) }),
+    (context) => context.text('no body'),
+  );
+
+  it('answers a body over the limit with its answer, which says Connection: close', async () => {
+    const body = 'x'.repeat(101);
+    const declared: Record<string, string>[] = [
+      { 'content-length': '101' },
+      { 'transfer-encoding': 'chunked' },
+    ];
+    for (const headers of declared) {
+      const response = await app.request('/rpc', {
+        method: 'POST',
+        body: headers['transfer-encoding'] === undefined ? body : new Blob([body]).stream(),
+        headers,
+        duplex: 'half',
+      } as RequestInit);
+      expect(response.status).toBe(413);
+      expect(await response.json()).toEqual({ refused: '/rpc' });
+      expect(response.headers.get('connection')).toBe('close');
+    }
+  });
+
+  it('lets a body within the limit and a request without a body through', async () => {
+    const taken = await app.request('/rpc', { method: 'POST', body: 'x'.repeat(100) });
+    expect(await taken.text()).toBe('taken');
+    expect(await (await app.request('/rpc')).text()).toBe('no body');
+  });
+});
+
+describe('mediaTypeOf', () => {
+  it('gives the media type without parameters, in lower case; undefined without one', () => {
+    expect(mediaTypeOf(' Application/JSON ; charset=utf-8')).toBe('application/json');
+    expect(mediaTypeOf('text/plain')).toBe('text/plain');
+    expect(mediaTypeOf('')).toBeUndefined();
+    expect(mediaTypeOf(undefined)).toBeUndefined();
+  });
+});
+
+describe('readJsonBody', () => {
+  const app = new Hono();
+  app.all('/read', async (context) =>
+    context.json(await readJsonBody(context, { strict: true, emptyAsObject: true })),
+  );
+  const read = async (init: RequestInit) =>
+    (await (await app.request('/read', init)).json()) as unknown;
+
+  it('reads a body as JSON, whatever its media type, and a request without one as undefined', async () => {
+    expect(await read({ method: 'POST', body: '{"a":1}' })).toEqual({ ok: true, value: { a: 1 } });
+    expect(await read({ method: 'POST', body: '' })).toEqual({ ok: true, value: {} });
+    // JSON cannot hold undefined: the answer drops the key.
+    expect(await read({ method: 'GET' })).toEqual({ ok: true });
+    expect(await read({ method: 'POST' })).toEqual({ ok: true });
+  });
+
+  it('says why it refuses a body, in the order express.json() checks', async () => {
+    expect(
+      await read({
+        method: 'POST',
+        body: '[]',
+        headers: { 'content-type': 'application/json; charset=latin1', 'content-encoding': 'gzip' },
+      }),
+    ).toEqual({ ok: false, failure: { kind: 'unsupported_charset', charset: 'latin1' } });
+    expect(
+      await read({ method: 'POST', body: '[]', headers: { 'content-encoding': ' GZIP ' } }),
+    ).toEqual({ ok: false, failure: { kind: 'unsupported_encoding', encoding: 'GZIP' } });
+    expect(await read({ method: 'POST', body: new Uint8Array([0x5b, 0xff, 0x5d]) })).toEqual({
+      ok: false,
+      failure: { kind: 'not_utf8' },
+    });
+    expect(await read({ method: 'POST', body: '"text"' })).toEqual({
+      ok: false,
+      failure: { kind: 'not_json' },
+    });
+  });
+
+  it('reports a body that cannot be read with what reading threw', async () => {
+    const failing = new Hono().post('/', async (context) => {
+      const result = await readJsonBody(context);
+      const error =
+        !result.ok && result.failure.kind === 'unreadable' ? result.failure.error : undefined;
+      return context.text(error instanceof Error ? error.message : 'read');
+    });
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.error(new Error('connection reset'));
+      },
+    });
+    const response = await failing.request('/', {
+      method: 'POST',
+      body,
+      headers: { 'transfer-encoding': 'chunked' },
+      duplex: 'half',
+    } as RequestInit);
+    expect(await response.text()).toBe('connection reset');
   });
 });
 

@@ -1,16 +1,21 @@
-import { InvalidInputError } from '@agentport/core';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { parse as parseSecureJson } from 'secure-json-parse';
 import type * as z from 'zod';
 import { errorResponse } from './error-response.ts';
 import {
   InvalidJsonError,
   PayloadTooLargeError,
-  UnsupportedContentEncodingError,
   UnsupportedMediaTypeError,
 } from './http-errors.ts';
 import { invalidInputOf } from './invalid-input-of.ts';
+import {
+  decodeUtf8,
+  type JsonBodyFailure,
+  type JsonBodyResult,
+  jsonBodyError,
+  type ReadJsonOptions,
+  readJsonText,
+} from './json-text.ts';
 import { requestHeader } from './request-header.ts';
 
 /** The default request body limit: 1 MiB. */
@@ -33,22 +38,55 @@ export function declaredBodyOverLimit(context: Context, maxBytes: number): boole
 }
 
 /**
- * Middleware that answers 413 `payload_too_large` when the body is over `maxBytes`, from a
- * declared `Content-Length` or found while counting a streamed body; the answer says
- * `Connection: close` and the connection ends once it is sent, the rest of the body unread (see
- * {@link PayloadTooLargeError}).
+ * Whether a request has a body: from its headers first, as Node and Express judge it (which
+ * keeps @hono/node-server on its fast path, creating no web stream), else from the request itself
+ * (other runtimes and in-memory requests may omit `Content-Length`).
  */
-export function limitBody(maxBytes: number = DEFAULT_MAX_BODY_BYTES): MiddlewareHandler {
+function hasBody(context: Context): boolean {
+  if (requestHeader(context, 'content-length') !== undefined) return true;
+  if (requestHeader(context, 'transfer-encoding') !== undefined) return true;
+  const { method } = context.req;
+  if (method === 'GET' || method === 'HEAD') return false;
+  return context.req.raw.body !== null;
+}
+
+/** Options of {@link limitBody}. */
+export interface LimitBodyOptions {
+  /**
+   * The answer to a body over the limit, for a surface with error bodies of its own (default 413
+   * `payload_too_large` in the JSON error shape); `limitBody` adds `Connection: close` to it.
+   */
+  onError?: (context: Context) => Response;
+}
+
+/**
+ * Middleware that answers 413 `payload_too_large` (or `onError`'s answer) when the body is over
+ * `maxBytes`, from a declared `Content-Length` or found while counting a streamed body; the
+ * answer says `Connection: close` and the connection ends once it is sent, the rest of the body
+ * unread (see {@link PayloadTooLargeError}). A request without a body passes untouched.
+ */
+export function limitBody(
+  maxBytes: number = DEFAULT_MAX_BODY_BYTES,
+  options: LimitBodyOptions = {},
+): MiddlewareHandler {
   // Counting stops at the limit, before the body's end; a declared length is refused from the
   // header, before any of the body is read.
-  const tooLarge = () => errorResponse(new PayloadTooLargeError(maxBytes, true));
+  const { onError } = options;
+  const tooLarge =
+    onError === undefined
+      ? () => errorResponse(new PayloadTooLargeError(maxBytes, true))
+      : (context: Context) => {
+          const refused = onError(context);
+          refused.headers.set('connection', 'close');
+          return refused;
+        };
   const counting = bodyLimit({ maxSize: maxBytes, onError: tooLarge });
   return async function limitBodySize(context, next) {
     // A declared length is checked from the header alone: hono's bodyLimit first touches the
     // body stream, which turns @hono/node-server's fast body read off for the handler.
     const over = declaredBodyOverLimit(context, maxBytes);
-    if (over === true) return tooLarge();
-    if (over === false) {
+    if (over === true) return tooLarge(context);
+    if (over === false || !hasBody(context)) {
       await next();
       return;
     }
@@ -56,10 +94,14 @@ export function limitBody(maxBytes: number = DEFAULT_MAX_BODY_BYTES): Middleware
   };
 }
 
-/** The media type of a `Content-Type`, without its parameters. */
-function mediaTypeOf(contentType: string): string {
+/**
+ * The media type of a `Content-Type`, without its parameters and in lower case; undefined when
+ * there is none (no header, or an empty one).
+ */
+export function mediaTypeOf(contentType: string | undefined): string | undefined {
+  if (!contentType) return undefined;
   const semicolon = contentType.indexOf(';');
-  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim();
+  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
 }
 
 /**
@@ -83,18 +125,11 @@ export function isJsonContentType(contentType: string | undefined): boolean {
   if (contentType === 'application/json' || contentType === 'application/json; charset=utf-8') {
     return true;
   }
-  if (contentType === undefined || !JSON_MEDIA_TYPE.test(mediaTypeOf(contentType))) return false;
+  if (contentType === undefined || !JSON_MEDIA_TYPE.test(mediaTypeOf(contentType) ?? '')) {
+    return false;
+  }
   return nonUtf8Charset(contentType) === undefined;
 }
-
-/** Why a body with a prototype-changing key is refused. */
-const PROTOTYPE_KEY = 'body: objects must not have a __proto__ key or a constructor.prototype';
-
-/** The UTF-8 byte-order mark, as decoded. */
-const BYTE_ORDER_MARK = 0xfeff;
-
-/** A decoder that throws on ill-formed UTF-8 and keeps a byte-order mark for us to drop. */
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * Decodes a body as UTF-8 the way `Request.text()` does (a leading byte-order mark dropped), but
@@ -102,13 +137,9 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * JSON between systems is UTF-8 (RFC 8259 8.1), and the caller's text would be changed.
  */
 export function decodeJsonBody(body: Uint8Array): string {
-  let text: string;
-  try {
-    text = strictUtf8.decode(body);
-  } catch {
-    throw new InvalidJsonError('Request body is not valid UTF-8');
-  }
-  return text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text;
+  const text = decodeUtf8(body);
+  if (text === undefined) throw new InvalidJsonError('Request body is not valid UTF-8');
+  return text;
 }
 
 /**
@@ -132,22 +163,9 @@ export function parseJsonText<TSchema extends z.ZodType>(
   text: string | Uint8Array,
   schema: TSchema,
 ): z.output<TSchema> {
-  const source = typeof text === 'string' ? text : decodeJsonBody(text);
-  let body: unknown;
-  try {
-    // `JSON.parse` and a pattern test of the text; objects are scanned only when it names
-    // `__proto__` or `constructor`.
-    body = parseSecureJson(source);
-  } catch {
-    // Bad JSON, or a key refused: plain JSON.parse tells which (only on this failing path).
-    try {
-      JSON.parse(source);
-    } catch {
-      throw new InvalidJsonError();
-    }
-    throw new InvalidInputError(PROTOTYPE_KEY, { field: '' });
-  }
-  const result = schema.safeParse(body);
+  const read = readJsonText(text);
+  if (!read.ok) throw jsonBodyError(read.failure);
+  const result = schema.safeParse(read.value);
   if (!result.success) throw invalidInputOf(result.error, 'body');
   return result.data;
 }
@@ -161,19 +179,54 @@ export function parseJsonText<TSchema extends z.ZodType>(
 export async function readJsonBytes(context: Context): Promise<Uint8Array> {
   const contentType = requestHeader(context, 'content-type');
   if (!isJsonContentType(contentType)) {
-    const json = contentType !== undefined && JSON_MEDIA_TYPE.test(mediaTypeOf(contentType));
+    const json = contentType !== undefined && JSON_MEDIA_TYPE.test(mediaTypeOf(contentType) ?? '');
     // JSON refused for its charset says so.
     const charset = json ? nonUtf8Charset(contentType) : undefined;
     throw new UnsupportedMediaTypeError(contentType, charset);
   }
+  const bytes = await readBytes(context);
+  // As before the parse: a body that cannot be read is not valid JSON either.
+  if (!(bytes instanceof Uint8Array)) throw jsonBodyError(bytes);
+  return bytes;
+}
+
+/** A request's body, refused when it comes with a `Content-Encoding` or cannot be read. */
+async function readBytes(context: Context): Promise<Uint8Array | JsonBodyFailure> {
   const encoding = unsupportedContentEncoding(requestHeader(context, 'content-encoding'));
-  if (encoding !== undefined) throw new UnsupportedContentEncodingError(encoding);
+  if (encoding !== undefined) return { kind: 'unsupported_encoding', encoding };
   try {
     return new Uint8Array(await context.req.arrayBuffer());
-  } catch {
-    // As before the parse: a body that cannot be read is not valid JSON either.
-    throw new InvalidJsonError();
+  } catch (error) {
+    return { kind: 'unreadable', error };
   }
+}
+
+const NO_BODY: JsonBodyResult = { ok: true, value: undefined };
+
+/**
+ * Reads a request's body as JSON into a result rather than throwing, for a surface that answers
+ * refusals in its own shape: a request without a body reads as `undefined`; a body declared in a
+ * charset other than UTF-8, sent with a `Content-Encoding`, that cannot be read, or that
+ * {@link readJsonText} refuses (with `options`) is a failure saying why. It does not look at the
+ * media type (see {@link mediaTypeOf}); pair it with {@link limitBody} for the size limit.
+ *
+ * @example
+ * // As express.json() reads a JSON-RPC call.
+ * const read = await readJsonBody(context, { strict: true, emptyAsObject: true, allowPrototypeKeys: true });
+ * if (!read.ok) return context.json({ error: read.failure.kind }, 400);
+ */
+export async function readJsonBody(
+  context: Context,
+  options: ReadJsonOptions = {},
+): Promise<JsonBodyResult> {
+  if (!hasBody(context)) return NO_BODY;
+  const contentType = requestHeader(context, 'content-type');
+  const charset = contentType === undefined ? undefined : nonUtf8Charset(contentType);
+  if (charset !== undefined)
+    return { ok: false, failure: { kind: 'unsupported_charset', charset } };
+  const bytes = await readBytes(context);
+  if (!(bytes instanceof Uint8Array)) return { ok: false, failure: bytes };
+  return readJsonText(bytes, options);
 }
 
 /**

@@ -34,6 +34,14 @@ export function incomingHeader(
 }
 
 /**
+ * The headers of the Node request behind a Hono context as Node parsed them (names in lower case,
+ * the object an Express handler gets as `req.headers`), or undefined off @hono/node-server.
+ */
+export function incomingHeaders(context: Context): IncomingHeaders | undefined {
+  return (context.env as NodeBindings | undefined)?.incoming?.headers;
+}
+
+/**
  * Reads a request header (name in lower case). On @hono/node-server it reads Node's parsed
  * headers, which spares building a web `Headers` object for the whole request.
  */

@@ -1,3 +1,4 @@
+import { atEndOfTurn } from './end-of-turn.ts';
 import { StreamingUnsupportedError } from './streaming-unsupported-error.ts';
 
 /** A web stream target: the controller of a response body `ReadableStream`. */
@@ -6,6 +7,8 @@ export interface SSEStreamTarget {
   close(): void;
   /** Room left before the queue is full; null once the stream has errored. */
   readonly desiredSize: number | null;
+  /** Errors the stream (a reader cut off); a target without it cannot be cut. */
+  error?(reason?: unknown): void;
 }
 
 /** A Node target: an `http.ServerResponse` (or any writable with the same members). */
@@ -34,6 +37,11 @@ export interface SSESink {
   close(): void;
   /** Drops the connection (Node); used when a reader never takes the final frames. */
   destroy(): void;
+  /**
+   * Cuts the reader off at once, dropping what it has not taken: a web stream is errored with
+   * `reason`, a Node connection destroyed.
+   */
+  cut(reason: unknown): void;
 }
 
 /** Who a sink tells when the reader leaves. */
@@ -75,6 +83,10 @@ function describe(value: unknown): string {
   return value.constructor?.name ?? 'object';
 }
 
+function flushStreamSink(sink: StreamSink): void {
+  sink.flush();
+}
+
 // Sinks are classes, not objects of closures: an idle stream keeps one small object per sink
 // rather than a closure and a context per method.
 class StreamSink implements SSESink {
@@ -82,30 +94,48 @@ class StreamSink implements SSESink {
   readonly #owner: SSESinkOwner;
   /** What the queue held at creation; the backlog is how far desiredSize has dropped since. */
   readonly #capacity: number;
+  /** Whether the frames of one turn are joined into one chunk, enqueued at its end. */
+  readonly #batch: boolean;
+  /** The frames of this turn not enqueued yet (when batching). */
+  #pending = '';
+  #scheduled = false;
 
-  constructor(controller: SSEStreamTarget, owner: SSESinkOwner) {
+  constructor(controller: SSEStreamTarget, owner: SSESinkOwner, batch: boolean) {
     if (controller.desiredSize === null) {
       throw new StreamingUnsupportedError('the stream controller has already errored');
     }
     this.#controller = controller;
     this.#owner = owner;
     this.#capacity = controller.desiredSize;
+    this.#batch = batch;
   }
 
   write(frame: string): void {
-    try {
-      this.#controller.enqueue(encoder.encode(frame));
-    } catch {
-      // The reader canceled the stream.
-      this.#owner.close();
+    if (!this.#batch) {
+      this.#enqueue(frame);
+      return;
     }
+    this.#pending += frame;
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    atEndOfTurn(flushStreamSink, this);
+  }
+
+  /** Enqueues the frames of this turn as one chunk (when batching). */
+  flush(): void {
+    this.#scheduled = false;
+    if (this.#pending === '') return;
+    const chunk = this.#pending;
+    this.#pending = '';
+    this.#enqueue(chunk);
   }
 
   buffered(): number {
-    return this.#capacity - (this.#controller.desiredSize ?? this.#capacity);
+    return this.#capacity - (this.#controller.desiredSize ?? this.#capacity) + this.#pending.length;
   }
 
   close(): void {
+    this.flush();
     try {
       this.#controller.close();
     } catch {
@@ -114,6 +144,24 @@ class StreamSink implements SSESink {
   }
 
   destroy(): void {}
+
+  cut(reason: unknown): void {
+    this.#pending = '';
+    try {
+      this.#controller.error?.(reason);
+    } catch {
+      // Already closed or canceled.
+    }
+  }
+
+  #enqueue(chunk: string): void {
+    try {
+      this.#controller.enqueue(encoder.encode(chunk));
+    } catch {
+      // The reader canceled the stream.
+      this.#owner.close();
+    }
+  }
 }
 
 /** Where a Node response keeps its sink, so one shared 'close' listener serves every response. */
@@ -208,6 +256,10 @@ class NodeSink implements SSESink {
     this.#response.destroy?.();
   }
 
+  cut(): void {
+    this.destroy();
+  }
+
   /** The reader went away. */
   gone(): void {
     this.#owner.close();
@@ -241,16 +293,18 @@ class NodeSink implements SSESink {
 /**
  * Opens a sink over a target, or throws {@link StreamingUnsupportedError} when it cannot stream;
  * a Node response whose head is not sent yet gets `headers` plus the SSE headers; `owner` is
- * closed when the reader leaves.
+ * closed when the reader leaves. With `batch`, a web stream gets the frames of one turn of the
+ * event loop as one chunk at its end (a Node response always gets a tick's frames in one write).
  */
 export function openSink(
   target: unknown,
   headers: Record<string, string | string[]> | undefined,
   owner: SSESinkOwner,
+  batch = false,
 ): SSESink {
   if (typeof target === 'object' && target !== null) {
     if (isNodeTarget(target)) return new NodeSink(target, headers, owner);
-    if (isStreamTarget(target)) return new StreamSink(target, owner);
+    if (isStreamTarget(target)) return new StreamSink(target, owner, batch);
   }
   throw new StreamingUnsupportedError(
     `expected a ReadableStream controller or a Node ServerResponse, got ${describe(target)}`,

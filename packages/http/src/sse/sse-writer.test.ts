@@ -427,6 +427,84 @@ describe('a stream that ends far ahead of its reader', () => {
   });
 });
 
+describe('createSSEWriter with batchWrites', () => {
+  it('enqueues the frames written within one turn as one chunk at its end', async () => {
+    const { writer, stream } = openStream({ batchWrites: true, heartbeatMs: 0 });
+    const reader = stream.getReader();
+    writer.write({ data: '1' });
+    writer.write({ event: 'two', data: '2' });
+    writer.comment('note');
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe(
+      'data: 1\n\nevent: two\ndata: 2\n\n: note\n\n',
+    );
+    writer.write({ data: 'last' });
+    writer.close();
+    // Closing hands over what the turn had not enqueued yet.
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('data: last\n\n');
+    expect((await reader.read()).done).toBe(true);
+  });
+
+  it('counts frames not enqueued yet in the backlog', () => {
+    const { writer } = openStream({ batchWrites: true, maxBufferedBytes: 1500, heartbeatMs: 0 });
+    const data = 'q'.repeat(1000);
+    for (let index = 0; index < 3; index += 1) expect(writer.write({ data })).toBe(true);
+    // Past the cap besides the frame written last, none of it enqueued yet.
+    expect(writer.write({ data })).toBe(false);
+  });
+});
+
+describe('createSSEWriter with slowReaderGraceMs', () => {
+  it('lets a reader fall past the cap, and cuts it off without an event if it is still past it when the grace is up', async () => {
+    const { writer, stream } = openStream({
+      maxBufferedBytes: 1500,
+      slowReaderGraceMs: 20,
+      heartbeatMs: 0,
+    });
+    const data = 'w'.repeat(1000);
+    for (let index = 0; index < 5; index += 1) expect(writer.write({ data })).toBe(true);
+    expect(writer.closed).toBe(false);
+    await vi.waitFor(() => expect(writer.closed).toBe(true));
+    const reader = stream.getReader();
+    await expect(reader.read()).rejects.toMatchObject({ code: 'slow_reader' });
+  });
+
+  it('keeps the stream of a reader that took the burst within its grace', async () => {
+    const { writer, stream } = openStream({
+      maxBufferedBytes: 1500,
+      slowReaderGraceMs: 30,
+      heartbeatMs: 0,
+    });
+    const data = 'w'.repeat(1000);
+    for (let index = 0; index < 5; index += 1) writer.write({ data, id: index });
+    const reader = stream.getReader();
+    for (let index = 0; index < 5; index += 1) await reader.read();
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(writer.closed).toBe(false);
+    expect(writer.write({ data: 'after' })).toBe(true);
+    writer.close();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('data: after\n\n');
+  });
+
+  it('cuts a Node reader off by destroying its connection', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { writable } = stalledWritable();
+    const writer = createSSEWriter(writable, {
+      maxBufferedBytes: 100,
+      slowReaderGraceMs: 1_000,
+      heartbeatMs: 0,
+    });
+    writer.write({ data: 'z'.repeat(200) });
+    await nextTick();
+    expect(writer.write({ data: 'y'.repeat(200) })).toBe(true);
+    vi.advanceTimersByTime(999);
+    expect(writable.destroyed).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(writable.destroyed).toBe(true);
+    expect(writer.closed).toBe(true);
+  });
+});
+
 describe('creating a writer on something that cannot stream', () => {
   const errored = () => {
     let controller: ReadableStreamDefaultController<Uint8Array> | undefined;

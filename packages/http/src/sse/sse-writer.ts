@@ -22,6 +22,20 @@ export interface SSEWriterOptions {
   shutdownSignal?: AbortSignal;
   /** Extra headers, sent with the SSE headers when the writer starts a Node response. */
   headers?: Record<string, string | string[]>;
+  /**
+   * How long a reader past `maxBufferedBytes` is given to get back under it. Unset (the default),
+   * the write that finds it past the cap ends the stream with a `slow_reader` error event; set, the
+   * stream goes on, and a reader still past the cap that long later is cut off without a last event
+   * (a web stream errored, a Node connection destroyed), the stream ended or not: for a protocol
+   * whose error events are not ours, and to let a reader take a burst larger than the cap.
+   */
+  slowReaderGraceMs?: number;
+  /**
+   * Over a web stream, join the frames written within one turn of the event loop into one chunk,
+   * enqueued at its end, so a burst of events leaves in one write (default false: each frame is
+   * enqueued at once). A Node response always joins the frames of one tick.
+   */
+  batchWrites?: boolean;
 }
 
 /** Writes Server-Sent Events to a streaming response. */
@@ -155,13 +169,18 @@ class StreamWriter implements SSEWriter, HeartbeatMember, SSESinkOwner, EventLis
   #nextId: number | undefined = 1;
   /** The size of the frame written last, which the backlog check leaves out. */
   #lastFrameSize = 0;
+  /** See {@link SSEWriterOptions.slowReaderGraceMs}. */
+  readonly #slowReaderGraceMs: number | undefined;
+  /** Whether a grace period is running for a reader past the cap. */
+  #judging = false;
 
   constructor(target: SSETarget, options: SSEWriterOptions) {
     this.#checkEveryMs = (options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS) / CHECKS_PER_HEARTBEAT;
     this.#maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
     this.#signal = options.signal;
     this.#shutdownSignal = options.shutdownSignal;
-    this.#sink = openSink(target, options.headers, this);
+    this.#slowReaderGraceMs = options.slowReaderGraceMs;
+    this.#sink = openSink(target, options.headers, this, options.batchWrites === true);
     if (this.#checkEveryMs > 0) joinHeartbeat(this.#checkEveryMs, this);
     // The writer is its own abort listener (handleEvent): no bound function per stream.
     if (this.#signal?.aborted) this.close();
@@ -234,7 +253,10 @@ class StreamWriter implements SSEWriter, HeartbeatMember, SSESinkOwner, EventLis
     if (this.#ended.signal.aborted) return false;
     // What the reader has not taken, but for the frame written last, which it may not have had
     // a chance to take (one large event): the backlog stays under the cap plus one frame.
-    if (this.#sink.buffered() - this.#lastFrameSize > this.#maxBufferedBytes) {
+    if (
+      this.#slowReaderGraceMs === undefined &&
+      this.#sink.buffered() - this.#lastFrameSize > this.#maxBufferedBytes
+    ) {
       this.#overflow();
       return false;
     }
@@ -242,7 +264,20 @@ class StreamWriter implements SSEWriter, HeartbeatMember, SSESinkOwner, EventLis
     this.#lastFrameSize = frame.length;
     if (id !== undefined) this.#nextId = typeof id === 'number' ? id + 1 : undefined;
     this.#idleChecks = 0;
+    if (this.#slowReaderGraceMs !== undefined && !this.#judging) this.#judgeLater();
     return !this.#ended.signal.aborted;
+  }
+
+  /** Gives a reader past the cap its grace, then cuts it off if it is still past it. */
+  #judgeLater(): void {
+    if (this.#sink.buffered() <= this.#maxBufferedBytes) return;
+    this.#judging = true;
+    setTimeout(() => {
+      this.#judging = false;
+      if (this.#sink.buffered() <= this.#maxBufferedBytes) return;
+      this.#sink.cut(slowReader(this.#maxBufferedBytes));
+      this.close();
+    }, this.#slowReaderGraceMs).unref?.();
   }
 
   #overflow(): void {
