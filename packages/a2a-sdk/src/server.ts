@@ -7,6 +7,7 @@ import type {
   TaskStore,
 } from '@a2a-js/sdk/server';
 import type { Agent } from '@agentport/core';
+import { limitBody } from '@agentport/http';
 import { type Context, Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import {
@@ -21,7 +22,6 @@ import { createAgentExecutor } from './executor/agent-executor.ts';
 import { FastPathRequestHandler } from './handler/fast-path-request-handler.ts';
 import { type A2AUserBuilder, noAuthentication } from './http/call-context.ts';
 import { createCardHandler } from './http/card-route.ts';
-import { limitBody } from './http/json-body.ts';
 import { createJsonRpcHandler } from './http/json-rpc-route.ts';
 import {
   isLegacyRestCall,
@@ -135,20 +135,21 @@ export function createA2ASdkServer(
 
   app.post(
     JSON_RPC_PATH,
-    limitBody(maxSize, (c) =>
-      c.json(
-        {
-          jsonrpc: '2.0',
-          id: null,
-          error: { code: A2A_ERROR_CODE.INVALID_REQUEST, message: tooLarge },
-        },
-        413,
-      ),
-    ),
+    limitBody(maxSize, {
+      onError: (context) =>
+        context.json(
+          {
+            jsonrpc: '2.0',
+            id: null,
+            error: { code: A2A_ERROR_CODE.INVALID_REQUEST, message: tooLarge },
+          },
+          413,
+        ),
+    }),
     createJsonRpcHandler({ requestHandler, userBuilder, legacyCompat }),
   );
-  app.all(JSON_RPC_PATH, (c) =>
-    c.json(
+  app.all(JSON_RPC_PATH, (context) =>
+    context.json(
       {
         jsonrpc: '2.0',
         id: null,
@@ -162,19 +163,23 @@ export function createA2ASdkServer(
   const rest = new Hono<RestEnv>();
   rest.use(
     '*',
-    limitBody(maxSize, (c) =>
-      legacyCompat && isLegacyRestCall(c)
-        ? legacyRefusal(c, tooLarge)
-        : c.json(toRestErrorBody(new RequestMalformedError(tooLarge), 413), 413),
-    ),
+    limitBody(maxSize, {
+      onError: (context) =>
+        legacyCompat && isLegacyRestCall(context)
+          ? legacyRefusal(context, tooLarge)
+          : context.json(toRestErrorBody(new RequestMalformedError(tooLarge), 413), 413),
+    }),
   );
   const restOptions = { requestHandler, userBuilder, legacyCompat };
   if (legacyCompat) registerLegacyRestRoutes(rest, restOptions);
   registerRestRoutes(rest, restOptions);
-  rest.all('*', (c) =>
-    legacyCompat && isLegacyRestCall(c)
-      ? legacyRefusal(c)
-      : c.json(toRestErrorBody(new Error(`No route for ${c.req.method} ${c.req.path}`), 404), 404),
+  rest.all('*', (context) =>
+    legacyCompat && isLegacyRestCall(context)
+      ? legacyRefusal(context)
+      : context.json(
+          toRestErrorBody(new Error(`No route for ${context.req.method} ${context.req.path}`), 404),
+          404,
+        ),
   );
   app.route(REST_PATH, rest);
 

@@ -380,11 +380,14 @@ describe('a remote that answers with an HTTP error', () => {
     let origin = '';
     const front = await listenFetch(
       new Hono()
-        .get('/.well-known/agent-card.json', (c) =>
-          c.json(JSON.parse(JSON.stringify(card).replaceAll(served.baseUrl, origin))),
+        .get('/.well-known/agent-card.json', (context) =>
+          context.json(JSON.parse(JSON.stringify(card).replaceAll(served.baseUrl, origin))),
         )
-        .post('*', (c) =>
-          c.html(`<html><body>upstream\n${secret}${' filler'.repeat(1000)}</body></html>`, 502),
+        .post('*', (context) =>
+          context.html(
+            `<html><body>upstream\n${secret}${' filler'.repeat(1000)}</body></html>`,
+            502,
+          ),
         ).fetch,
     );
     origin = front.origin;
@@ -416,18 +419,18 @@ describe('a remote that redirects', () => {
     const card = (await (await fetch(agentCardUrlOf(served.baseUrl))).json()) as AgentCard;
     const elsewhere: string[] = [];
     const other = await listenFetch(
-      new Hono().all('*', (c) => {
-        elsewhere.push(`${c.req.method} ${c.req.header('x-api-key')}`);
-        return c.json({ jsonrpc: '2.0', id: 1, result: {} });
+      new Hono().all('*', (context) => {
+        elsewhere.push(`${context.req.method} ${context.req.header('x-api-key')}`);
+        return context.json({ jsonrpc: '2.0', id: 1, result: {} });
       }).fetch,
     );
     let origin = '';
     const front = await listenFetch(
       new Hono()
-        .get('/.well-known/agent-card.json', (c) =>
-          c.json(JSON.parse(JSON.stringify(card).replaceAll(served.baseUrl, origin))),
+        .get('/.well-known/agent-card.json', (context) =>
+          context.json(JSON.parse(JSON.stringify(card).replaceAll(served.baseUrl, origin))),
         )
-        .post('*', (c) => c.redirect(`${other.origin}/elsewhere`, 307)).fetch,
+        .post('*', (context) => context.redirect(`${other.origin}/elsewhere`, 307)).fetch,
     );
     origin = front.origin;
     try {
@@ -439,8 +442,9 @@ describe('a remote that redirects', () => {
       expect(streamed.at(-1)).toMatchObject({ type: 'error', code: 'remote_agent_error' });
       // Nor is the card's request: a card behind a redirect is refused.
       const moved = await listenFetch(
-        new Hono().get('*', (c) => c.redirect(`${front.origin}/.well-known/agent-card.json`, 301))
-          .fetch,
+        new Hono().get('*', (context) =>
+          context.redirect(`${front.origin}/.well-known/agent-card.json`, 301),
+        ).fetch,
       );
       try {
         await expect(createRemoteSdkAgent(moved.origin)).rejects.toBeInstanceOf(
@@ -475,7 +479,7 @@ describe('a remote agent card that cannot be used', () => {
 
   it('is a RemoteAgentCardError when the document is not an AgentCard', async () => {
     const notACard = await listenFetch(
-      new Hono().get('*', (c) => c.json({ hello: 'world' })).fetch,
+      new Hono().get('*', (context) => context.json({ hello: 'world' })).fetch,
     );
     try {
       await expect(createRemoteSdkAgent(notACard.origin)).rejects.toThrow(/not an A2A AgentCard/);
@@ -488,13 +492,13 @@ describe('a remote agent card that cannot be used', () => {
     const served = await serveAgent(createEchoAgent('relative'));
     const card = (await (await fetch(agentCardUrlOf(served.baseUrl))).json()) as AgentCard;
     const relative = await listenFetch(
-      new Hono().get('*', (c) =>
-        c.json(JSON.parse(JSON.stringify(card).replaceAll(served.baseUrl, '/s'))),
+      new Hono().get('*', (context) =>
+        context.json(JSON.parse(JSON.stringify(card).replaceAll(served.baseUrl, '/s'))),
       ).fetch,
     );
     const mixed = await listenFetch(
-      new Hono().get('*', (c) =>
-        c.json({
+      new Hono().get('*', (context) =>
+        context.json({
           ...card,
           supportedInterfaces: [
             { ...card.supportedInterfaces[0], url: '/s/jsonrpc' },

@@ -12,11 +12,6 @@ import type {
 } from '@a2a-js/sdk';
 import { TaskState as State } from '@a2a-js/sdk';
 import {
-  A2AError,
-  RequestMalformedError,
-  type UnsupportedOperationError,
-} from '@a2a-js/sdk/errors';
-import {
   type AgentExecutor,
   DefaultRequestHandler,
   type DefaultRequestHandlerOptions,
@@ -26,33 +21,17 @@ import {
   type TaskStore,
 } from '@a2a-js/sdk/server';
 import { randomUuid } from '@agentport/core/internal';
-import { callerSignalOf, onCallerGone } from './abortable-call-context.ts';
+import { callerSignalOf } from './abortable-call-context.ts';
 import { EventBatches } from './event-batches.ts';
+import { answerSend, type Started, streamResponses } from './fast-path-answers.ts';
 import { historyLengthError } from './history-length.ts';
 import { checkNewMessage, emptyMessageError, failedStream } from './message-checks.ts';
 import { type MessageReplier, replierOf } from './message-replier.ts';
 import { executeOnBus, loadReferenceTasks } from './run-on-bus.ts';
 import { type RunningTask, RunningTasks } from './running-tasks.ts';
-import {
-  applyHistoryLength,
-  orderingViolation,
-  type StreamPattern,
-  toStreamResponse,
-} from './stream-events.ts';
+import { applyHistoryLength } from './stream-events.ts';
 import { subscribeToTask } from './subscribe-to-task.ts';
-import { TaskProgress, TERMINAL_STATES } from './task-progress.ts';
-
-/** A request being served on the fast path: its events on the task's bus and its task state. */
-interface Started {
-  readonly batches: EventBatches;
-  readonly progress: TaskProgress;
-  /** Ends the request's consumption of the task's events (it saves no more). */
-  stop(): void;
-  /** Saves the task as it is now; a save the store refuses (full) cancels the run first. */
-  save(context: ServerCallContext): Promise<void>;
-  /** Cancels the run (the agent is aborted, the task ends canceled); never rejects. */
-  cancel(): void;
-}
+import { TaskProgress } from './task-progress.ts';
 
 /** Options of {@link FastPathRequestHandler}: the SDK handler's, and how to answer messages. */
 export interface FastPathRequestHandlerOptions extends DefaultRequestHandlerOptions {
@@ -154,7 +133,7 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
       if (this.#card.capabilities?.streaming === true) this.#joinRunning(params, context);
       return super.sendMessageStream(params, context);
     }
-    return this.#stream(params, context);
+    return streamResponses(() => this.#begin(params, context), params, context);
   }
 
   /** The SDK's resubscribe, except that it stops when the caller goes (see subscribeToTask). */
@@ -255,113 +234,15 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     );
   }
 
+  /** Answers a new message on the fast path (see answerSend). */
   async #send(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
-    const referenceTasks = await loadReferenceTasks(this.#store, params, context);
-    const { batches, progress, stop, save, cancel } = this.#start(params, context, referenceTasks);
-    const historyLength = params.configuration?.historyLength;
-    const blocking = params.configuration?.returnImmediately !== true;
-    // A blocking call's caller is the only one told of its task: when they leave before the
-    // answer, the task is canceled (as the hand-rolled surface's create-and-wait does). A caller
-    // of a non-blocking or streaming call has the id and may come back for it.
-    return new Promise((resolve, reject) => {
-      let answered = false;
-      /** Whether the run's events have all been read: there is nothing left to cancel. */
-      let drained = false;
-      const onLeave = () => {
-        // A task that has ended already (its answer on its way out) is left as it ended.
-        const state = progress.task?.status?.state;
-        if (answered || drained || (state !== undefined && TERMINAL_STATES.has(state))) return;
-        cancel();
-      };
-      const answer = (result: Message | Task) => {
-        answered = true;
-        resolve(result);
-      };
-      if (blocking) onCallerGone(context, onLeave);
-      const drain = async () => {
-        try {
-          for (let batch = await batches.next(); batch; batch = await batches.next()) {
-            let changed = false;
-            // The answer due before the batch ends, as the task was right after its event: the
-            // first task or message when not blocking, the task at AUTH_REQUIRED when blocking.
-            let early: Message | Task | undefined;
-            for (const event of batch) {
-              if (progress.apply(event)) changed = true;
-              if (answered || early !== undefined) continue;
-              const { task, message } = progress;
-              if (!blocking) {
-                if (message !== undefined) early = message;
-                else if (task !== undefined) early = applyHistoryLength({ ...task }, historyLength);
-              } else if (
-                task !== undefined &&
-                event.kind === 'statusUpdate' &&
-                event.data.status?.state === State.TASK_STATE_AUTH_REQUIRED
-              ) {
-                // As the SDK: a blocking call answers at AUTH_REQUIRED and the task goes on.
-                early = applyHistoryLength({ ...task }, historyLength);
-              }
-            }
-            if (changed && progress.task) await save(context);
-            if (early !== undefined) answer(early);
-          }
-        } finally {
-          drained = true;
-          stop();
-        }
-        if (answered) return;
-        const result = progress.message ?? progress.task;
-        if (result === undefined) {
-          reject(
-            blocking
-              ? new A2AError(
-                  'Agent execution finished without a result, and no task context found.',
-                )
-              : new RequestMalformedError(
-                  'Execution finished before a message or task was produced.',
-                ),
-          );
-        } else
-          answer(result === progress.task ? applyHistoryLength(result, historyLength) : result);
-      };
-      drain().catch((error: unknown) => {
-        if (!answered) reject(error);
-        else console.error(`Event processing failed for task ${progress.task?.id}:`, error);
-      });
-    });
+    return answerSend(await this.#begin(params, context), params, context);
   }
 
-  async *#stream(
-    params: SendMessageRequest,
-    context: ServerCallContext,
-  ): AsyncGenerator<StreamResponse, void, undefined> {
+  /** Loads the message's reference tasks, then starts its run (see #start). */
+  async #begin(params: SendMessageRequest, context: ServerCallContext): Promise<Started> {
     const referenceTasks = await loadReferenceTasks(this.#store, params, context);
-    const { batches, progress, stop, save } = this.#start(params, context, referenceTasks);
-    const historyLength = params.configuration?.historyLength;
-    let pattern: StreamPattern = 'undetermined';
-    try {
-      for (let batch = await batches.next(); batch; batch = await batches.next()) {
-        // Each event is applied, the batch saved once, then its events are sent (each `task`
-        // event as the task was right after it), so a client never sees an unsaved event.
-        const responses: StreamResponse[] = [];
-        let violation: UnsupportedOperationError | undefined;
-        let changed = false;
-        for (const event of batch) {
-          violation = orderingViolation(pattern, event);
-          if (violation !== undefined) break;
-          if (pattern === 'undetermined') pattern = event.kind === 'message' ? 'message' : 'task';
-          if (progress.apply(event)) changed = true;
-          if (event.kind === 'task' && progress.task !== undefined) {
-            const value = applyHistoryLength({ ...progress.task }, historyLength);
-            responses.push({ payload: { $case: 'task', value } });
-          } else responses.push(toStreamResponse(event));
-        }
-        if (changed && progress.task) await save(context);
-        yield* responses;
-        if (violation !== undefined) throw violation;
-      }
-    } finally {
-      stop();
-    }
+    return this.#start(params, context, referenceTasks);
   }
 
   /** Checks the message as the SDK does for a new task, then starts the executor on its bus. */

@@ -6,10 +6,10 @@ import { buildCallContext, lazyObject, noAuthentication } from './call-context.t
 
 describe('buildCallContext', () => {
   it('carries the request headers in its state, as the Express adapters do', async () => {
-    const app = new Hono().post('/', async (c) => {
-      const context = await buildCallContext(c, { userBuilder: noAuthentication });
-      const headers = context.state.get(STATE_HEADERS_KEY) as Record<string, string>;
-      return c.json({ test: headers['x-test'], keys: Object.keys(headers).sort() });
+    const app = new Hono().post('/', async (context) => {
+      const callContext = await buildCallContext(context, { userBuilder: noAuthentication });
+      const headers = callContext.state.get(STATE_HEADERS_KEY) as Record<string, string>;
+      return context.json({ test: headers['x-test'], keys: Object.keys(headers).sort() });
     });
     const response = await app.request('/', { method: 'POST', headers: { 'X-Test': 'yes' } });
     expect(await response.json()).toEqual({ test: 'yes', keys: ['x-test'] });

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { A2A_VERSION_HEADER, Extensions, HTTP_EXTENSION_HEADER } from '@a2a-js/sdk';
+import { Extensions, HTTP_EXTENSION_HEADER } from '@a2a-js/sdk';
 import { LEGACY_HTTP_EXTENSION_HEADER } from '@a2a-js/sdk/compat/v0_3';
 import {
   type ServerCallContext,
@@ -7,9 +7,10 @@ import {
   UnauthenticatedUser,
   type User,
 } from '@a2a-js/sdk/server';
+import { incomingHeaders, requestHeader } from '@agentport/http';
 import type { Context } from 'hono';
 import { AbortableCallContext } from '../handler/abortable-call-context.ts';
-import { nodeHeadersOf, requestHeader } from './request-header.ts';
+import { EXTENSIONS_HEADER, LEGACY_EXTENSIONS_HEADER, VERSION_HEADER } from './header-names.ts';
 
 /** Resolves the caller of a request (default: an unauthenticated user). */
 export type A2AUserBuilder = (request: Request) => User | Promise<User>;
@@ -60,8 +61,8 @@ export function lazyObject<T extends object>(read: () => T): T {
  * and its listener cost a blocking SendMessage ~10% more server CPU here). Elsewhere undefined:
  * the call context listens to the `Request`'s signal.
  */
-function callerGoneOnNode(c: Context): ((listener: () => void) => void) | undefined {
-  const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+function callerGoneOnNode(context: Context): ((listener: () => void) => void) | undefined {
+  const outgoing = (context.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
   if (typeof outgoing?.once !== 'function') return undefined;
   return (listener) => {
     const onClose = () => {
@@ -77,25 +78,26 @@ function callerGoneOnNode(c: Context): ((listener: () => void) => void) | undefi
  * the request's abort signal (aborted when the caller goes away).
  */
 export async function buildCallContext(
-  c: Context,
+  context: Context,
   options: CallContextOptions,
 ): Promise<ServerCallContext> {
-  const user = await options.userBuilder(c.req.raw);
+  const user = await options.userBuilder(context.req.raw);
   const extensions = options.legacy
-    ? (requestHeader(c, LEGACY_HTTP_EXTENSION_HEADER) ?? requestHeader(c, HTTP_EXTENSION_HEADER))
-    : requestHeader(c, HTTP_EXTENSION_HEADER);
-  const headers = nodeHeadersOf(c) ?? lazyObject(() => c.req.header());
+    ? (requestHeader(context, LEGACY_EXTENSIONS_HEADER) ??
+      requestHeader(context, EXTENSIONS_HEADER))
+    : requestHeader(context, EXTENSIONS_HEADER);
+  const headers = incomingHeaders(context) ?? lazyObject(() => context.req.header());
   // What the SDK's defaultServerCallContextBuilder builds, plus the caller's abort signal.
   return new AbortableCallContext(
     {
       requestedExtensions: Extensions.parseServiceParameter(extensions),
       user,
       state: new Map([[STATE_HEADERS_KEY, headers]]),
-      requestedVersion: requestHeader(c, A2A_VERSION_HEADER) || options.defaultVersion,
+      requestedVersion: requestHeader(context, VERSION_HEADER) || options.defaultVersion,
       tenant: options.tenant,
     },
-    () => c.req.raw.signal,
-    callerGoneOnNode(c),
+    () => context.req.raw.signal,
+    callerGoneOnNode(context),
   );
 }
 

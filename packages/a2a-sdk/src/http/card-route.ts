@@ -1,9 +1,10 @@
 import { A2A_VERSION_HEADER, type AgentCard } from '@a2a-js/sdk';
 import { toLegacyHTTPError } from '@a2a-js/sdk/compat/v0_3/server';
+import { requestHeader } from '@agentport/http';
 import type { Context, Handler } from 'hono';
 import { toWireAgentCard } from '../card/agent-card.ts';
 import { isLegacyVersion, toLegacyAgentCard } from '../card/legacy-agent-card.ts';
-import { requestHeader } from './request-header.ts';
+import { VERSION_HEADER } from './header-names.ts';
 
 /** Options of the card handler. */
 export interface CardRouteOptions {
@@ -28,10 +29,11 @@ async function render(value: unknown): Promise<Rendered> {
 }
 
 /** Whether a GET is fresh for an ETag, by the rules of the `fresh` package Express uses. */
-function isFresh(c: Context, etag: string): boolean {
-  const ifNoneMatch = requestHeader(c, 'if-none-match');
+function isFresh(context: Context, etag: string): boolean {
+  const ifNoneMatch = requestHeader(context, 'if-none-match');
   if (!ifNoneMatch) return false;
-  if (/(?:^|,)\s*no-cache\s*(?:,|$)/.test(requestHeader(c, 'cache-control') ?? '')) return false;
+  if (/(?:^|,)\s*no-cache\s*(?:,|$)/.test(requestHeader(context, 'cache-control') ?? ''))
+    return false;
   if (ifNoneMatch.trim() === '*') return true;
   const strip = (tag: string) => tag.trim().replace(/^W\//, '');
   return ifNoneMatch.split(',').some((tag) => strip(tag) === strip(etag));
@@ -47,9 +49,9 @@ export function createCardHandler(card: AgentCard, options: CardRouteOptions): H
   let current: Promise<Rendered> | undefined;
   let legacy: Promise<Rendering> | undefined;
 
-  return async (c) => {
+  return async (context) => {
     const legacyRequest =
-      options.legacyCompat && isLegacyVersion(requestHeader(c, A2A_VERSION_HEADER) || '0.3');
+      options.legacyCompat && isLegacyVersion(requestHeader(context, VERSION_HEADER) || '0.3');
     const vary: Record<string, string> = options.legacyCompat ? { Vary: A2A_VERSION_HEADER } : {};
     let rendered: Rendered;
     if (legacyRequest) {
@@ -61,14 +63,14 @@ export function createCardHandler(card: AgentCard, options: CardRouteOptions): H
         }
       })();
       const rendering = await legacy;
-      if (!rendering.ok) return c.json(toLegacyHTTPError(rendering.error), 400, vary);
+      if (!rendering.ok) return context.json(toLegacyHTTPError(rendering.error), 400, vary);
       rendered = rendering.rendered;
     } else {
       current ??= render(toWireAgentCard(card));
       rendered = await current;
     }
     const headers = { ETag: rendered.etag, 'Cache-Control': cacheControl, ...vary };
-    if (isFresh(c, rendered.etag)) return c.body(null, 304, headers);
-    return c.body(rendered.body, 200, { ...headers, 'Content-Type': 'application/json' });
+    if (isFresh(context, rendered.etag)) return context.body(null, 304, headers);
+    return context.body(rendered.body, 200, { ...headers, 'Content-Type': 'application/json' });
   };
 }

@@ -1,4 +1,4 @@
-import { A2A_VERSION_HEADER, SendMessageRequest } from '@a2a-js/sdk';
+import { SendMessageRequest, SSE_HEADERS } from '@a2a-js/sdk';
 import {
   A2A_LEGACY_PROTOCOL_VERSION,
   LEGACY_METHOD_MESSAGE_SEND,
@@ -14,11 +14,11 @@ import {
   JsonRpcTransportHandler,
   validateVersion,
 } from '@a2a-js/sdk/server';
-import type { Handler } from 'hono';
+import { firstStep, mediaTypeOf, requestHeader, sseResponse } from '@agentport/http';
+import type { Context, Handler } from 'hono';
 import { type A2AUserBuilder, buildCallContext, extensionHeaders } from './call-context.ts';
-import { mediaTypeOf, readJsonBody, TOO_DEEP } from './json-body.ts';
-import { requestHeader } from './request-header.ts';
-import { firstStep, sseResponse } from './sse.ts';
+import { readExpressJson, TOO_DEEP } from './express-json.ts';
+import { VERSION_HEADER } from './header-names.ts';
 
 /** Options of the JSON-RPC handler. */
 export interface JsonRpcRouteOptions {
@@ -152,6 +152,32 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
 }
 
 /**
+ * The body of a JSON-RPC call, read as the SDK's Express adapter reads it (`express.json()`,
+ * strict; no `Content-Type`, no body), or the answer refusing it: a media type other than JSON,
+ * a body that is not JSON (-32700) or that nests too deep (-32600).
+ */
+async function readCallBody(
+  context: Context,
+): Promise<{ ok: true; body: unknown } | { ok: false; refusal: Response }> {
+  const contentType = requestHeader(context, 'content-type');
+  const mediaType = mediaTypeOf(contentType);
+  if (mediaType === undefined) return { ok: true, body: undefined };
+  if (mediaType !== 'application/json') {
+    const error = new ContentTypeNotSupportedError(
+      `Unsupported Content-Type "${contentType}"; expected application/json.`,
+    );
+    const refusal = envelope(null, JsonRpcTransportHandler.mapToJSONRPCError(error));
+    return { ok: false, refusal: context.json(refusal, 200) };
+  }
+  const parsed = await readExpressJson(context, { strict: true });
+  if (parsed.ok) return { ok: true, body: parsed.value };
+  const error = parsed.tooDeep
+    ? { code: A2A_ERROR_CODE.INVALID_REQUEST, message: TOO_DEEP }
+    : { code: A2A_ERROR_CODE.PARSE_ERROR, message: parsed.reason };
+  return { ok: false, refusal: context.json(envelope(null, error), 200) };
+}
+
+/**
  * The JSON-RPC endpoint: the SDK's JsonRpcTransportHandler (and its v0.3
  * LegacyJsonRpcTransportHandler) behind the same guards, status codes and SSE framing as the
  * SDK's Express `jsonRpcHandler`.
@@ -162,28 +188,12 @@ export function createJsonRpcHandler(options: JsonRpcRouteOptions): Handler {
     ? new LegacyJsonRpcTransportHandler(options.requestHandler)
     : undefined;
 
-  return async (c) => {
-    const contentType = requestHeader(c, 'content-type');
-    const mediaType = mediaTypeOf(contentType);
-    if (mediaType !== undefined && mediaType !== 'application/json') {
-      const error = new ContentTypeNotSupportedError(
-        `Unsupported Content-Type "${contentType}"; expected application/json.`,
-      );
-      return c.json(envelope(null, JsonRpcTransportHandler.mapToJSONRPCError(error)), 200);
-    }
-    const parsed =
-      mediaType === undefined
-        ? { ok: true as const, value: undefined }
-        : await readJsonBody(c, { strict: true });
-    if (!parsed.ok) {
-      const error = parsed.tooDeep
-        ? { code: A2A_ERROR_CODE.INVALID_REQUEST, message: TOO_DEEP }
-        : { code: A2A_ERROR_CODE.PARSE_ERROR, message: parsed.reason };
-      return c.json(envelope(null, error), 200);
-    }
-    const body = parsed.value;
+  return async (context) => {
+    const read = await readCallBody(context);
+    if (!read.ok) return read.refusal;
+    const { body } = read;
     // Absent or empty: a v0.3 caller (the header came with v1.0).
-    const versionHeader = requestHeader(c, A2A_VERSION_HEADER) || undefined;
+    const versionHeader = requestHeader(context, VERSION_HEADER) || undefined;
     const legacy =
       legacyHandler !== undefined &&
       (versionHeader ?? A2A_LEGACY_PROTOCOL_VERSION) === A2A_LEGACY_PROTOCOL_VERSION;
@@ -200,9 +210,12 @@ export function createJsonRpcHandler(options: JsonRpcRouteOptions): Handler {
     const errorEnvelope = (error: unknown) => envelope(requestIdOf(body), refine(mapError(error)));
 
     try {
-      const context = await buildCallContext(c, { userBuilder: options.userBuilder, legacy });
+      const callContext = await buildCallContext(context, {
+        userBuilder: options.userBuilder,
+        legacy,
+      });
       validateVersion(
-        context.requestedVersion,
+        callContext.requestedVersion,
         await options.requestHandler.getAgentCard(),
         'JSONRPC',
       );
@@ -210,29 +223,37 @@ export function createJsonRpcHandler(options: JsonRpcRouteOptions): Handler {
       const output = legacy
         ? await (legacyHandler ?? handler).handle(
             withLegacyBlockingDefault(body) as Record<string, unknown>,
-            context,
+            callContext,
           )
-        : await handler.handle(withoutUnrecognizedStatus(body) as Record<string, unknown>, context);
-      const headers = extensionHeaders(context, legacy);
+        : await handler.handle(
+            withoutUnrecognizedStatus(body) as Record<string, unknown>,
+            callContext,
+          );
+      const headers = extensionHeaders(callContext, legacy);
       if (!isAsyncIterable(output)) {
         const failed = (output as Partial<Envelope>).error;
         const refined = failed === undefined ? failed : refine(failed);
-        if (refined === undefined || refined === failed) return c.json(output, 200, headers);
-        return c.json(envelope(requestIdOf(body), refined), 200, headers);
+        if (refined === undefined || refined === failed) return context.json(output, 200, headers);
+        return context.json(envelope(requestIdOf(body), refined), 200, headers);
       }
       const iterator = output[Symbol.asyncIterator]();
       const first = await firstStep(iterator);
       const alwaysSse = legacy && failsAsSse(body, versionHeader);
-      if ('error' in first && !alwaysSse) return c.json(errorEnvelope(first.error), 200, headers);
+      if ('error' in first && !alwaysSse) {
+        return context.json(errorEnvelope(first.error), 200, headers);
+      }
       return sseResponse(iterator, first, {
-        encode: (value) => value,
-        encodeError: errorEnvelope,
-        headers,
+        encode: (value) => JSON.stringify(value),
+        encodeError: (error) => JSON.stringify(errorEnvelope(error)),
+        headers: { ...SSE_HEADERS, ...headers },
         stopWhenGone: isSubscription(body),
       });
     } catch (error) {
       const response = errorEnvelope(error);
-      return c.json(response, response.error.code === A2A_ERROR_CODE.INTERNAL_ERROR ? 500 : 200);
+      return context.json(
+        response,
+        response.error.code === A2A_ERROR_CODE.INTERNAL_ERROR ? 500 : 200,
+      );
     }
   };
 }

@@ -68,7 +68,7 @@ export async function serveLegacyCard(
   });
   delete legacy.supportedInterfaces;
   const listening = await listenFetch(
-    new Hono().get(AGENT_CARD_ROUTE, (c) => c.json(legacy)).fetch,
+    new Hono().get(AGENT_CARD_ROUTE, (context) => context.json(legacy)).fetch,
   );
   return { ...listening, cardUrl: `${listening.origin}${AGENT_CARD_ROUTE}` };
 }
