@@ -2,13 +2,13 @@ import { createA2AHttpClient } from '@agentport/a2a-http';
 import { agentCardUrlOf } from '@agentport/a2a-sdk';
 import { type Agent, InvalidInputError } from '@agentport/core';
 import { errorFromEvent } from '@agentport/core/internal';
-import { listen } from '@agentport/http/node';
-import { pino } from 'pino';
+import { type ListenAddress, type ListenOptions, listen } from '@agentport/http/node';
+import { type Logger, pino } from 'pino';
 import { type GatewayConfig, validateConfig } from './config.ts';
 import { routeConsoleToLog } from './console-log.ts';
-import { agentUrls, createGateway, type Gateway } from './gateway.ts';
+import { agentUrls, createGateway, type Gateway, type GatewayOptions } from './gateway.ts';
 import { connectAgentUrl, shownUrl } from './remote-call.ts';
-import { resolveAgents } from './resolve-agents.ts';
+import { type ResolvedAgents, resolveAgents } from './resolve-agents.ts';
 
 function pick(...values: Array<string | number | undefined>): string | undefined {
   for (const value of values) if (value !== undefined && value !== '') return String(value);
@@ -51,23 +51,45 @@ function onStopSignals(
   for (const signal of signals) process.on(signal, listener);
 }
 
-/** Starts the gateway and serves until SIGINT or SIGTERM; resolves with the exit code. */
-export async function serve(
-  config: GatewayConfig,
-  flags: { port?: string | undefined; host?: string | undefined; configFile?: string },
-): Promise<number> {
+/** The command-line flags of `serve`. */
+interface ServeFlags {
+  port?: string | undefined;
+  host?: string | undefined;
+  /** The config file served, named in the banner. */
+  configFile?: string;
+}
+
+/** How `serve` logs and where it listens, from its flags, the environment and the config. */
+interface ServeSettings {
+  level: string;
+  port: number;
+  hostname: string;
+  /** The public URL set (`PUBLIC_URL`, else the config's `publicUrl`), if any. */
+  configuredUrl: string | undefined;
+}
+
+/** What `serve` composes its gateway from once it listens. */
+interface ServeContext {
+  config: GatewayConfig;
+  flags: ServeFlags;
+  settings: ServeSettings;
+  resolved: ResolvedAgents;
+  logger: Logger;
+}
+
+/** The settings of `serve`, or undefined when one is invalid (having said which on stderr). */
+function serveSettings(config: GatewayConfig, flags: ServeFlags): ServeSettings | undefined {
   const level = pick(process.env.LOG_LEVEL, config.logLevel) ?? 'info';
   if (!LOG_LEVELS.includes(level)) {
     process.stderr.write(`agentport: invalid LOG_LEVEL '${level}' (${LOG_LEVELS.join(', ')})\n`);
-    return 1;
+    return undefined;
   }
-  const logger = pino({ level });
   // `--port=` given empty is a mistake, not a request for the default.
   const asked = flags.port === '' ? '' : pick(flags.port, process.env.PORT, config.port);
   const port = asked === undefined ? 8080 : DECIMAL_PORT.test(asked) ? Number(asked) : Number.NaN;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     process.stderr.write(`agentport: invalid port '${asked}'\n`);
-    return 1;
+    return undefined;
   }
   const hostname = pick(flags.host, process.env.HOST, config.host) ?? '127.0.0.1';
   const configuredUrl = pick(process.env.PUBLIC_URL, config.publicUrl);
@@ -77,13 +99,97 @@ export async function serve(
     } catch (error) {
       const reason = (error as Error).message.replace(/^Invalid config: publicUrl: /, '');
       process.stderr.write(`agentport: invalid PUBLIC_URL: ${reason}\n`);
-      return 1;
+      return undefined;
     }
   }
+  return { level, port, hostname, configuredUrl };
+}
+
+/** How `serve` listens: its address, and the timeouts the config sets. */
+function listenOptions(
+  config: GatewayConfig,
+  settings: ServeSettings,
+  signal: AbortSignal,
+): ListenOptions {
+  return {
+    port: settings.port,
+    hostname: settings.hostname,
+    signal,
+    shutdownTimeoutMs: config.shutdownTimeoutMs ?? 10_000,
+    ...(config.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: config.requestTimeoutMs }),
+    ...(config.keepAliveTimeoutMs === undefined
+      ? {}
+      : { keepAliveTimeoutMs: config.keepAliveTimeoutMs }),
+  };
+}
+
+/** The gateway's options: the resolved agents at `publicUrl`, with what the config sets. */
+function gatewayOptions(context: ServeContext, publicUrl: string): GatewayOptions {
+  const { config, resolved, logger } = context;
+  return {
+    agents: resolved.agents,
+    defaultAgent: resolved.defaultAgent,
+    publicUrl,
+    logger,
+    ...(config.apiKeys === undefined ? {} : { apiKeys: config.apiKeys }),
+    ...(config.cors === undefined ? {} : { cors: config.cors }),
+    ...(config.maxConcurrency === undefined ? {} : { maxConcurrency: config.maxConcurrency }),
+    ...(config.maxBodyBytes === undefined ? {} : { maxBodyBytes: config.maxBodyBytes }),
+    ...(config.a2aReplyWith === undefined ? {} : { a2aReplyWith: config.a2aReplyWith }),
+    unavailableRemotes: resolved.unavailableRemotes,
+    ...(config.requireRemotes === undefined ? {} : { requireRemotes: config.requireRemotes }),
+  };
+}
+
+/** Prints where the gateway listens (`local`), what it serves and where each surface is. */
+function printBanner(context: ServeContext, local: string, publicUrl: string): void {
+  const { flags, resolved } = context;
+  const { defaultAgent } = resolved;
+  const urls = agentUrls(publicUrl, defaultAgent, true);
+  const served = [
+    ...resolved.agents.map((agent) => agent.name),
+    ...resolved.unavailableRemotes.map((remote) => `${remote.name} (unavailable)`),
+  ];
+  process.stdout.write(
+    [
+      `AgentPort gateway listening on ${local}`,
+      ...(flags.configFile === undefined ? [] : [`  config              ${flags.configFile}`]),
+      `  agents              ${served.join(', ')} (default: ${defaultAgent})`,
+      `  A2A (hand-rolled)   ${urls.a2aDefault}`,
+      `  A2A (official SDK)  ${publicUrl}/.well-known/agent-card.json  (JSON-RPC ${urls.a2aSdkJsonRpc})`,
+      `  REST/SSE            ${publicUrl}/agents/{name}/invoke  and  ${publicUrl}/agents/{name}/stream`,
+      `  OpenAI Agents       ${publicUrl}/compat/agents  and  POST ${publicUrl}/compat/runs`,
+      `  Docs                ${publicUrl}/docs  (${publicUrl}/openapi.json)`,
+      `  Health              ${publicUrl}/healthz  and  ${publicUrl}/readyz`,
+      '',
+    ].join('\n'),
+  );
+}
+
+/** Composes the gateway once the server listens at `address`, and says where it is. */
+function startGateway(context: ServeContext, { url, port }: ListenAddress): Gateway {
+  const { configuredUrl } = context.settings;
+  const local = /^http:\/\/(?:0\.0\.0\.0|\[::\])/.test(url) ? `http://127.0.0.1:${port}` : url;
+  const publicUrl = (configuredUrl ?? local).replace(/\/+$/, '');
+  const gateway = createGateway(gatewayOptions(context, publicUrl));
+  printBanner(context, local, publicUrl);
+  if (configuredUrl === undefined && local !== url) {
+    // Bound to every interface (a container): the cards would send other hosts to loopback.
+    process.stderr.write(
+      `agentport: listening on every interface without publicUrl (or PUBLIC_URL): the agent cards name ${local}, which only this host can reach\n`,
+    );
+  }
+  return gateway;
+}
+
+/** Starts the gateway and serves until SIGINT or SIGTERM; resolves with the exit code. */
+export async function serve(config: GatewayConfig, flags: ServeFlags): Promise<number> {
+  const settings = serveSettings(config, flags);
+  if (settings === undefined) return 1;
+  const logger = pino({ level: settings.level });
   // A remote that cannot be reached yet does not stop the gateway: it answers 503 until it can.
-  const { agents, defaultAgent, unavailableRemotes } = await resolveAgents(config, {
-    unreachable: 'defer',
-  });
+  const resolved = await resolveAgents(config, { unreachable: 'defer' });
+  const context: ServeContext = { config, flags, settings, resolved, logger };
   const controller = new AbortController();
   // Libraries' console output (the SDK's warnings) goes into the JSON log too.
   const restoreConsole = routeConsoleToLog(logger);
@@ -92,63 +198,11 @@ export async function serve(
     // Pass the Node bindings on: SSE then writes straight to the socket, request ids to the response.
     { fetch: (request: Request, env?: unknown) => (gateway as Gateway).app.fetch(request, env) },
     {
-      port,
-      hostname,
-      signal: controller.signal,
-      shutdownTimeoutMs: config.shutdownTimeoutMs ?? 10_000,
-      ...(config.requestTimeoutMs === undefined
-        ? {}
-        : { requestTimeoutMs: config.requestTimeoutMs }),
-      ...(config.keepAliveTimeoutMs === undefined
-        ? {}
-        : { keepAliveTimeoutMs: config.keepAliveTimeoutMs }),
+      ...listenOptions(config, settings, controller.signal),
       // Invokes, streams and task creates are answered on Node's own request and response.
       handleNode: (request, response) => gateway?.handleNode(request, response) ?? false,
-      onListen: ({ url, port: boundPort }) => {
-        const local = /^http:\/\/(?:0\.0\.0\.0|\[::\])/.test(url)
-          ? `http://127.0.0.1:${boundPort}`
-          : url;
-        const publicUrl = (configuredUrl ?? local).replace(/\/+$/, '');
-        gateway = createGateway({
-          agents,
-          defaultAgent,
-          publicUrl,
-          logger,
-          ...(config.apiKeys === undefined ? {} : { apiKeys: config.apiKeys }),
-          ...(config.cors === undefined ? {} : { cors: config.cors }),
-          ...(config.maxConcurrency === undefined ? {} : { maxConcurrency: config.maxConcurrency }),
-          ...(config.maxBodyBytes === undefined ? {} : { maxBodyBytes: config.maxBodyBytes }),
-          ...(config.a2aReplyWith === undefined ? {} : { a2aReplyWith: config.a2aReplyWith }),
-          unavailableRemotes,
-          ...(config.requireRemotes === undefined ? {} : { requireRemotes: config.requireRemotes }),
-        });
-        const urls = agentUrls(publicUrl, defaultAgent, true);
-        const served = [
-          ...agents.map((agent) => agent.name),
-          ...unavailableRemotes.map((remote) => `${remote.name} (unavailable)`),
-        ];
-        process.stdout.write(
-          [
-            `AgentPort gateway listening on ${local}`,
-            ...(flags.configFile === undefined
-              ? []
-              : [`  config              ${flags.configFile}`]),
-            `  agents              ${served.join(', ')} (default: ${defaultAgent})`,
-            `  A2A (hand-rolled)   ${urls.a2aDefault}`,
-            `  A2A (official SDK)  ${publicUrl}/.well-known/agent-card.json  (JSON-RPC ${urls.a2aSdkJsonRpc})`,
-            `  REST/SSE            ${publicUrl}/agents/{name}/invoke  and  ${publicUrl}/agents/{name}/stream`,
-            `  OpenAI Agents       ${publicUrl}/compat/agents  and  POST ${publicUrl}/compat/runs`,
-            `  Docs                ${publicUrl}/docs  (${publicUrl}/openapi.json)`,
-            `  Health              ${publicUrl}/healthz  and  ${publicUrl}/readyz`,
-            '',
-          ].join('\n'),
-        );
-        if (configuredUrl === undefined && local !== url) {
-          // Bound to every interface (a container): the cards would send other hosts to loopback.
-          process.stderr.write(
-            `agentport: listening on every interface without publicUrl (or PUBLIC_URL): the agent cards name ${local}, which only this host can reach\n`,
-          );
-        }
+      onListen: (address) => {
+        gateway = startGateway(context, address);
       },
     },
   );

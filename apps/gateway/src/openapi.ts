@@ -102,6 +102,99 @@ export function listRoutes(app: Hono): Array<{ method: string; path: string }> {
   return routes;
 }
 
+/** The document-wide parts of an OpenAPI document: its title, version, security and server. */
+export interface OpenApiInfo {
+  title: string;
+  version: string;
+  securityScheme: boolean;
+  /** Whether an operation's path is public when `securityScheme` is on. */
+  isPublic?: (path: string) => boolean;
+  /**
+   * The path the routes are served under behind a proxy (`/gw`): the document's one server, so
+   * tools reach the operations under it. Empty or absent: no `servers` (the default, `/`).
+   */
+  serverPath?: string;
+}
+
+/** The parameters of an operation: those of its path, then those of its query. */
+function operationParameters(openApiPath: string, doc: RouteDoc): Array<Record<string, unknown>> {
+  return [
+    ...[...openApiPath.matchAll(/\{(\w+)\}/g)].map((match) => ({
+      name: match[1],
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    })),
+    ...(doc.query === undefined ? [] : queryParameters(doc.query)),
+  ];
+}
+
+/** The content of an operation's success answer: a page, JSON or a stream, as the route says. */
+function successContent(doc: RouteDoc, jsonTypes: readonly string[]): Record<string, unknown> {
+  const content: Record<string, unknown> = {};
+  if (doc.mediaType !== undefined) content[doc.mediaType] = { schema: { type: 'string' } };
+  else if (doc.sse !== 'only') {
+    for (const type of jsonTypes) content[type] = { schema: doc.responseSchema ?? {} };
+  }
+  if (doc.sse) content['text/event-stream'] = { schema: { type: 'string' } };
+  return content;
+}
+
+/** An operation's answers: its success, the error statuses it names, and the default error. */
+function operationResponses(doc: RouteDoc): Record<string, unknown> {
+  const jsonTypes = doc.jsonMediaTypes ?? ['application/json'];
+  const failure = { schema: doc.errorSchema ?? errorSchema };
+  const failureContent = () => Object.fromEntries(jsonTypes.map((type) => [type, failure]));
+  return {
+    [String(doc.status ?? 200)]: {
+      description: 'Success',
+      content: successContent(doc, jsonTypes),
+    },
+    ...Object.fromEntries(
+      Object.entries(doc.errorStatuses ?? {}).map(([status, description]) => [
+        status,
+        { description, content: failureContent() },
+      ]),
+    ),
+    default: { description: 'Error', content: failureContent() },
+  };
+}
+
+/** The OpenAPI operation of one route, at its OpenAPI path, from its documentation. */
+function describeOperation(
+  openApiPath: string,
+  doc: RouteDoc,
+  info: OpenApiInfo,
+): Record<string, unknown> {
+  const parameters = operationParameters(openApiPath, doc);
+  const operation: Record<string, unknown> = {
+    summary: doc.summary,
+    tags: [doc.tag],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    responses: operationResponses(doc),
+    // Public routes need no key even when the document's default security asks for one.
+    ...(info.securityScheme && info.isPublic?.(openApiPath) ? { security: [] } : {}),
+  };
+  if (doc.body !== undefined) {
+    operation.requestBody = {
+      required: true,
+      content: { 'application/json': { schema: z.toJSONSchema(doc.body, { io: 'input' }) } },
+    };
+  }
+  return operation;
+}
+
+/** The document's security: a bearer token or an `X-API-Key` header, either one. */
+const SECURITY = {
+  components: {
+    securitySchemes: {
+      bearer: { type: 'http', scheme: 'bearer' },
+      apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+    },
+  },
+  security: [{ bearer: [] }, { apiKey: [] }],
+};
+
 /**
  * Generates an OpenAPI 3.1 document of the given routes (those of the app, see {@link listRoutes}), with request bodies converted from
  * the same zod schemas that validate them and the success answers their routes document.
@@ -109,69 +202,12 @@ export function listRoutes(app: Hono): Array<{ method: string; path: string }> {
 export function createOpenApiDocument(
   routes: ReadonlyArray<{ method: string; path: string }>,
   describe: RouteDocLookup,
-  info: {
-    title: string;
-    version: string;
-    securityScheme: boolean;
-    /** Whether an operation's path is public when `securityScheme` is on. */
-    isPublic?: (path: string) => boolean;
-    /**
-     * The path the routes are served under behind a proxy (`/gw`): the document's one server, so
-     * tools reach the operations under it. Empty or absent: no `servers` (the default, `/`).
-     */
-    serverPath?: string;
-  },
+  info: OpenApiInfo,
 ): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const { method, path } of routes) {
     const openApiPath = toOpenApiPath(path);
-    const doc = describe(method, openApiPath);
-    const parameters: Array<Record<string, unknown>> = [
-      ...[...openApiPath.matchAll(/\{(\w+)\}/g)].map((match) => ({
-        name: match[1],
-        in: 'path',
-        required: true,
-        schema: { type: 'string' },
-      })),
-      ...(doc.query === undefined ? [] : queryParameters(doc.query)),
-    ];
-    const jsonTypes = doc.jsonMediaTypes ?? ['application/json'];
-    const content: Record<string, unknown> = {};
-    if (doc.mediaType !== undefined) content[doc.mediaType] = { schema: { type: 'string' } };
-    else if (doc.sse !== 'only') {
-      for (const type of jsonTypes) content[type] = { schema: doc.responseSchema ?? {} };
-    }
-    if (doc.sse) content['text/event-stream'] = { schema: { type: 'string' } };
-    const failure = { schema: doc.errorSchema ?? errorSchema };
-    const operation: Record<string, unknown> = {
-      summary: doc.summary,
-      tags: [doc.tag],
-      ...(parameters.length > 0 ? { parameters } : {}),
-      responses: {
-        [String(doc.status ?? 200)]: { description: 'Success', content },
-        ...Object.fromEntries(
-          Object.entries(doc.errorStatuses ?? {}).map(([status, description]) => [
-            status,
-            {
-              description,
-              content: Object.fromEntries(jsonTypes.map((type) => [type, failure])),
-            },
-          ]),
-        ),
-        default: {
-          description: 'Error',
-          content: Object.fromEntries(jsonTypes.map((type) => [type, failure])),
-        },
-      },
-      // Public routes need no key even when the document's default security asks for one.
-      ...(info.securityScheme && info.isPublic?.(openApiPath) ? { security: [] } : {}),
-    };
-    if (doc.body !== undefined) {
-      operation.requestBody = {
-        required: true,
-        content: { 'application/json': { schema: z.toJSONSchema(doc.body, { io: 'input' }) } },
-      };
-    }
+    const operation = describeOperation(openApiPath, describe(method, openApiPath), info);
     paths[openApiPath] ??= {};
     (paths[openApiPath] as Record<string, unknown>)[method.toLowerCase()] = operation;
   }
@@ -180,16 +216,6 @@ export function createOpenApiDocument(
     info: { title: info.title, version: info.version },
     ...(info.serverPath ? { servers: [{ url: info.serverPath }] } : {}),
     paths,
-    ...(info.securityScheme
-      ? {
-          components: {
-            securitySchemes: {
-              bearer: { type: 'http', scheme: 'bearer' },
-              apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-            },
-          },
-          security: [{ bearer: [] }, { apiKey: [] }],
-        }
-      : {}),
+    ...(info.securityScheme ? structuredClone(SECURITY) : {}),
   };
 }

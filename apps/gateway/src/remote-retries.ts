@@ -93,6 +93,107 @@ interface Retried {
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
+/** What the retries of one {@link retryRemotes} share. */
+interface RetryState {
+  readonly options: RetryRemotesOptions;
+  readonly random: () => number;
+  /** Aborted by `stop`: ends the try in flight and every later one. */
+  readonly stopping: AbortController;
+  /** The remotes still unavailable, by name. */
+  readonly retried: Map<string, Retried>;
+}
+
+/** Sets the timer of the entry's next try, after its backoff. */
+function schedule(state: RetryState, entry: Retried): void {
+  const delay = retryDelay(entry.attempts, state.options, state.random);
+  entry.nextAt = Date.now() + delay;
+  entry.timer = setTimeout(() => void attempt(state, entry), delay);
+  // The server keeps the process alive; a retry alone does not.
+  entry.timer.unref?.();
+}
+
+/** A failed try: schedules the next one and logs it at warn. */
+function failed(state: RetryState, entry: Retried, error: unknown): void {
+  const { remote } = entry;
+  entry.lastError = describeFailure(error);
+  schedule(state, entry);
+  state.options.logger?.warn(
+    {
+      agent: remote.name,
+      url: shownUrl(remote.url),
+      attempts: entry.attempts,
+      retryInMs: (entry.nextAt ?? Date.now()) - Date.now(),
+      error: entry.lastError,
+    },
+    'remote agent still unavailable',
+  );
+}
+
+/** One try: on success hands the agent to `onAvailable`, else schedules the next. */
+async function attempt(state: RetryState, entry: Retried): Promise<void> {
+  const { remote } = entry;
+  const { logger, onAvailable } = state.options;
+  const { signal } = state.stopping;
+  entry.nextAt = undefined;
+  entry.timer = undefined;
+  entry.attempts += 1;
+  let agent: Agent;
+  try {
+    agent = await remote.connect(signal);
+  } catch (error) {
+    if (!signal.aborted) failed(state, entry, error);
+    return;
+  }
+  if (signal.aborted) return;
+  // No longer unavailable as it is handed over: what `onAvailable` composes serves it.
+  state.retried.delete(remote.name);
+  try {
+    onAvailable(agent);
+  } catch (error) {
+    // Not something a retry mends: the agent stays unavailable, and the log says why.
+    state.retried.set(remote.name, entry);
+    entry.lastError = describeFailure(error);
+    logger?.error({ agent: remote.name, err: error }, 'remote agent cannot be served');
+    return;
+  }
+  logger?.info(
+    { agent: remote.name, url: shownUrl(remote.url), attempts: entry.attempts },
+    'remote agent available',
+  );
+}
+
+/** Lists a remote as unavailable, logs so, and schedules its first retry. */
+function startRetrying(state: RetryState, remote: UnavailableRemote): void {
+  const { logger } = state.options;
+  const entry: Retried = {
+    remote,
+    lastError: withoutQueries(remote.lastError),
+    attempts: 0,
+    nextAt: undefined,
+    timer: undefined,
+  };
+  state.retried.set(remote.name, entry);
+  const url = shownUrl(remote.url);
+  if (remote.nameFromUrl === true) {
+    logger?.warn(
+      { agent: remote.name, url },
+      `remote agent has no name: served as '${remote.name}' (from its URL) even once its card is read; give it a name in the config`,
+    );
+  }
+  logger?.warn(
+    { agent: remote.name, url, error: entry.lastError },
+    'remote agent unavailable at start: answering 503 remote_unavailable, retrying in the background',
+  );
+  schedule(state, entry);
+}
+
+/** The error a request for a remote still retried gets, with when to try again (at least 1 s). */
+function unavailableError(name: string, entry: Retried): RemoteUnavailableError {
+  const seconds =
+    entry.nextAt === undefined ? 1 : Math.max(1, Math.ceil((entry.nextAt - Date.now()) / 1000));
+  return new RemoteUnavailableError(name, { retryAfterSeconds: seconds });
+}
+
 /**
  * Retries each remote in the background until its card can be read, then hands its agent to
  * `onAvailable`; logs each failure at warn and the success at info (URLs without query).
@@ -101,102 +202,28 @@ export function retryRemotes(
   remotes: readonly UnavailableRemote[],
   options: RetryRemotesOptions,
 ): RemoteRetries {
-  const { logger, onAvailable } = options;
-  const random = options.random ?? Math.random;
-  const stopping = new AbortController();
-  const retried = new Map<string, Retried>();
-
-  function schedule(entry: Retried): void {
-    const delay = retryDelay(entry.attempts, options, random);
-    entry.nextAt = Date.now() + delay;
-    entry.timer = setTimeout(() => void attempt(entry), delay);
-    // The server keeps the process alive; a retry alone does not.
-    entry.timer.unref?.();
-  }
-
-  async function attempt(entry: Retried): Promise<void> {
-    const { remote } = entry;
-    entry.nextAt = undefined;
-    entry.timer = undefined;
-    entry.attempts += 1;
-    let agent: Agent;
-    try {
-      agent = await remote.connect(stopping.signal);
-    } catch (error) {
-      if (stopping.signal.aborted) return;
-      entry.lastError = describeFailure(error);
-      schedule(entry);
-      logger?.warn(
-        {
-          agent: remote.name,
-          url: shownUrl(remote.url),
-          attempts: entry.attempts,
-          retryInMs: (entry.nextAt ?? Date.now()) - Date.now(),
-          error: entry.lastError,
-        },
-        'remote agent still unavailable',
-      );
-      return;
-    }
-    if (stopping.signal.aborted) return;
-    // No longer unavailable as it is handed over: what `onAvailable` composes serves it.
-    retried.delete(remote.name);
-    try {
-      onAvailable(agent);
-    } catch (error) {
-      // Not something a retry mends: the agent stays unavailable, and the log says why.
-      retried.set(remote.name, entry);
-      entry.lastError = describeFailure(error);
-      logger?.error({ agent: remote.name, err: error }, 'remote agent cannot be served');
-      return;
-    }
-    logger?.info(
-      { agent: remote.name, url: shownUrl(remote.url), attempts: entry.attempts },
-      'remote agent available',
-    );
-  }
-
-  for (const remote of remotes) {
-    const entry: Retried = {
-      remote,
-      lastError: withoutQueries(remote.lastError),
-      attempts: 0,
-      nextAt: undefined,
-      timer: undefined,
-    };
-    retried.set(remote.name, entry);
-    const url = shownUrl(remote.url);
-    if (remote.nameFromUrl === true) {
-      logger?.warn(
-        { agent: remote.name, url },
-        `remote agent has no name: served as '${remote.name}' (from its URL) even once its card is read; give it a name in the config`,
-      );
-    }
-    logger?.warn(
-      { agent: remote.name, url, error: entry.lastError },
-      'remote agent unavailable at start: answering 503 remote_unavailable, retrying in the background',
-    );
-    schedule(entry);
-  }
-
+  const state: RetryState = {
+    options,
+    random: options.random ?? Math.random,
+    stopping: new AbortController(),
+    retried: new Map(),
+  };
+  for (const remote of remotes) startRetrying(state, remote);
   return {
     unavailable(name) {
-      const entry = retried.get(name);
-      if (entry === undefined) return undefined;
-      const seconds =
-        entry.nextAt === undefined ? 1 : Math.max(1, Math.ceil((entry.nextAt - Date.now()) / 1000));
-      return new RemoteUnavailableError(name, { retryAfterSeconds: seconds });
+      const entry = state.retried.get(name);
+      return entry === undefined ? undefined : unavailableError(name, entry);
     },
     statuses: () =>
-      [...retried.values()].map(({ remote, lastError }) => ({
+      [...state.retried.values()].map(({ remote, lastError }) => ({
         name: remote.name,
         url: shownUrl(remote.url),
         since: remote.since.toISOString(),
         lastError,
       })),
     stop() {
-      stopping.abort();
-      for (const entry of retried.values()) clearTimeout(entry.timer);
+      state.stopping.abort();
+      for (const entry of state.retried.values()) clearTimeout(entry.timer);
     },
   };
 }
