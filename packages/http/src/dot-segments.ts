@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { errorResponse } from './error-response.ts';
-import { RouteNotFoundError } from './http-errors.ts';
+import { RouteNotFoundError } from './errors/route-not-found-error.ts';
 import { sentPath } from './request-header.ts';
 
 /** A `.` or `..` segment of a path, its dots written out or percent-encoded (`%2e`). */

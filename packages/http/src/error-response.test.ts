@@ -13,14 +13,12 @@ import {
   jsonNotFoundHandler,
   methodNotAllowed,
 } from './error-response.ts';
-import {
-  InvalidJsonError,
-  MethodNotAllowedError,
-  PayloadTooLargeError,
-  RouteNotFoundError,
-  ShuttingDownError,
-  UnsupportedMediaTypeError,
-} from './http-errors.ts';
+import { InvalidJsonError } from './errors/invalid-json-error.ts';
+import { MethodNotAllowedError } from './errors/method-not-allowed-error.ts';
+import { PayloadTooLargeError } from './errors/payload-too-large-error.ts';
+import { RouteNotFoundError } from './errors/route-not-found-error.ts';
+import { ShuttingDownError } from './errors/shutting-down-error.ts';
+import { UnsupportedMediaTypeError } from './errors/unsupported-media-type-error.ts';
 
 describe('errorResponse', () => {
   it.each([

@@ -1,7 +1,9 @@
 import { AgentPortError, RemoteUnavailableError, toAgentPortError } from '@agentport/core';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { MethodNotAllowedError, PayloadTooLargeError, RouteNotFoundError } from './http-errors.ts';
+import { MethodNotAllowedError } from './errors/method-not-allowed-error.ts';
+import { PayloadTooLargeError } from './errors/payload-too-large-error.ts';
+import { RouteNotFoundError } from './errors/route-not-found-error.ts';
 
 /** The JSON error body of every AgentPort JSON surface. */
 export interface ErrorBody {

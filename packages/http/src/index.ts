@@ -8,15 +8,13 @@ export {
   jsonNotFoundHandler,
   methodNotAllowed,
 } from './error-response.ts';
-export {
-  InvalidJsonError,
-  MethodNotAllowedError,
-  PayloadTooLargeError,
-  RouteNotFoundError,
-  ShuttingDownError,
-  UnsupportedContentEncodingError,
-  UnsupportedMediaTypeError,
-} from './http-errors.ts';
+export { InvalidJsonError } from './errors/invalid-json-error.ts';
+export { MethodNotAllowedError } from './errors/method-not-allowed-error.ts';
+export { PayloadTooLargeError } from './errors/payload-too-large-error.ts';
+export { RouteNotFoundError } from './errors/route-not-found-error.ts';
+export { ShuttingDownError } from './errors/shutting-down-error.ts';
+export { UnsupportedContentEncodingError } from './errors/unsupported-content-encoding-error.ts';
+export { UnsupportedMediaTypeError } from './errors/unsupported-media-type-error.ts';
 export {
   DEFAULT_MAX_BODY_BYTES,
   declaredBodyOverLimit,

@@ -2,11 +2,9 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type * as z from 'zod';
 import { errorResponse } from './error-response.ts';
-import {
-  InvalidJsonError,
-  PayloadTooLargeError,
-  UnsupportedMediaTypeError,
-} from './http-errors.ts';
+import { InvalidJsonError } from './errors/invalid-json-error.ts';
+import { PayloadTooLargeError } from './errors/payload-too-large-error.ts';
+import { UnsupportedMediaTypeError } from './errors/unsupported-media-type-error.ts';
 import { invalidInputOf } from './invalid-input-of.ts';
 import {
   decodeUtf8,

@@ -1,11 +1,9 @@
 import { type AgentPortError, InvalidInputError } from '@agentport/core';
 import { nestsWithin } from '@agentport/core/internal';
 import { parse as parseSecureJson } from 'secure-json-parse';
-import {
-  InvalidJsonError,
-  UnsupportedContentEncodingError,
-  UnsupportedMediaTypeError,
-} from './http-errors.ts';
+import { InvalidJsonError } from './errors/invalid-json-error.ts';
+import { UnsupportedContentEncodingError } from './errors/unsupported-content-encoding-error.ts';
+import { UnsupportedMediaTypeError } from './errors/unsupported-media-type-error.ts';
 
 /** Why a JSON body was not taken, as {@link readJsonText} and `readJsonBody` report it. */
 export type JsonBodyFailure =

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { errorResponse } from './error-response.ts';
-import { PayloadTooLargeError } from './http-errors.ts';
+import { PayloadTooLargeError } from './errors/payload-too-large-error.ts';
 import { declaredBodyOverLimit, limitBody, readJsonBytes } from './json-body.ts';
 import type { SSEWriter, SSEWriterOptions } from './sse/sse-writer.ts';
 import { openSSE } from './sse/stream-sse.ts';

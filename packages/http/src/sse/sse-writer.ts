@@ -1,5 +1,5 @@
 import { AgentPortError, CancellationError, toAgentPortError } from '@agentport/core';
-import { ShuttingDownError } from '../http-errors.ts';
+import { ShuttingDownError } from '../errors/shutting-down-error.ts';
 import { formatComment, formatSSE, type SSEMessage } from './format-sse.ts';
 import { type HeartbeatMember, joinHeartbeat, leaveHeartbeat } from './heartbeat.ts';
 import { openSink, type SSESink, type SSESinkOwner, type SSETarget } from './sse-target.ts';
