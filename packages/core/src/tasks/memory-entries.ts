@@ -6,7 +6,7 @@ import type { Task, TaskError, TaskStatus } from './task.ts';
  * which die young, where a kept `Task` would be a second object per stored task. Finished
  * entries also form the eviction queue themselves (oldest first, linked by `next`). A task kept
  * for an hour under load is one of thousands that survive V8's young generation, and every
- * object kept per task costs every scavenge a copy (items 34 and 35 of BENCHMARKS.md).
+ * object kept per task costs every scavenge a copy (docs/decisions/0005).
  */
 export interface Entry {
   readonly id: string;
