@@ -132,7 +132,8 @@ export async function connectAgentUrl(
   headers: Record<string, string> = {},
 ): Promise<Agent> {
   const parsed = parseAgentUrl(url);
-  if (parsed.pathname.endsWith(HAND_ROLLED_CARD)) return createRemoteAgent(parsed, { headers });
+  if (parsed.pathname.endsWith(HAND_ROLLED_CARD))
+    return createRemoteAgent({ baseUrl: parsed, headers });
   if (parsed.pathname.endsWith('.json')) return createRemoteSdkAgent(parsed.href, { headers });
   const rest = /\/(?:invoke|stream)\/*$/.test(parsed.pathname);
   const cardUrl = agentCardUrlOf(parsed.href);

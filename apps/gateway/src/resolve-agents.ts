@@ -46,7 +46,8 @@ async function connect(
     remote.apiKey === undefined ? {} : { authorization: `Bearer ${remote.apiKey}` };
   const options = { ...(name === undefined ? {} : { name }), headers };
   if (remote.kind !== 'a2a-sdk') {
-    return createRemoteAgent(remote.url, {
+    return createRemoteAgent({
+      baseUrl: remote.url,
       ...options,
       ...(signal === undefined ? {} : { signal }),
       ...(remote.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: remote.idleTimeoutMs }),

@@ -132,8 +132,8 @@ const rawEcho = await startRawEcho();
 const rawUrl = `http://127.0.0.1:${(rawEcho.address() as { port: number }).port}/echo`;
 const tasksUrl = `${a2aUrl}/tasks?wait=30`;
 const local = createEchoAgent();
-const remote = await createRemoteAgent(a2aUrl);
-const remoteOnFetch = await createRemoteAgent(a2aUrl, { fetch: globalThis.fetch });
+const remote = await createRemoteAgent({ baseUrl: a2aUrl });
+const remoteOnFetch = await createRemoteAgent({ baseUrl: a2aUrl, fetch: globalThis.fetch });
 
 const part1 = await measure({
   local: () => local.invoke(input),

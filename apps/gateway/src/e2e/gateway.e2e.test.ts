@@ -131,7 +131,7 @@ describe('the gateway process', () => {
     const created = await client.createTask({ input: '100 every 50ms' });
     const canceled = await client.cancelTask(created.id);
     expect(canceled.status).toBe('canceled');
-    const remote = await createRemoteAgent(gateway.url);
+    const remote = await createRemoteAgent({ baseUrl: gateway.url });
     expect(remote.name).toBe('assistant');
     await expect(remote.invoke('count the words in: a b c')).resolves.toBe('3 words');
   });

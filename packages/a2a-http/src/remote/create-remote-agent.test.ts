@@ -44,22 +44,26 @@ async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]>
 
 describe('createRemoteAgent', () => {
   it('takes its identity from the card, with the name made a valid agent name', async () => {
-    const remote = await createRemoteAgent(ticker.url);
+    const remote = await createRemoteAgent({ baseUrl: ticker.url });
     expect(remote.name).toBe('tick-tock-service');
     expect(remote.description).toContain('tick 1');
     expect(remote.card).toMatchObject({ name: 'Tick Tock Service!', version: '1.2.3' });
     expect(remote.tools).toEqual([]);
-    const named = await createRemoteAgent(ticker.url, { name: 'clock', description: 'Ticks' });
+    const named = await createRemoteAgent({
+      baseUrl: ticker.url,
+      name: 'clock',
+      description: 'Ticks',
+    });
     expect(named).toMatchObject({ name: 'clock', description: 'Ticks' });
   });
 
   it('invokes the remote agent and resolves with its output', async () => {
-    const remote = await createRemoteAgent(`${echo.url}/.well-known/agent.json`);
+    const remote = await createRemoteAgent({ baseUrl: `${echo.url}/.well-known/agent.json` });
     expect(await remote.invoke('hello from afar')).toBe('hello from afar');
   });
 
   it('streams the remote progress as text deltas, then the final output', async () => {
-    const remote = await createRemoteAgent(ticker.url);
+    const remote = await createRemoteAgent({ baseUrl: ticker.url });
     const events = await collect(remote.stream('3 every 100ms'));
     const deltas = events.filter((event) => event.type === 'text-delta');
     // One delta per change the remote reports; a loaded machine may report two ticks at once.
@@ -77,7 +81,7 @@ describe('createRemoteAgent', () => {
       );
       return fetch(input, init);
     };
-    const remote = await createRemoteAgent(ticker.url, { fetch: recording });
+    const remote = await createRemoteAgent({ baseUrl: ticker.url, fetch: recording });
     requests.length = 0;
     expect(await remote.invoke('4 every 40ms')).toBe('tick 1\ntick 2\ntick 3\ntick 4');
     expect(requests).toEqual(['POST /tasks?wait=25']);
@@ -98,7 +102,10 @@ describe('createRemoteAgent', () => {
       };
     for (const advertise of [false, true]) {
       requests.length = 0;
-      const remote = await createRemoteAgent(ticker.url, { fetch: withoutEvents(advertise) });
+      const remote = await createRemoteAgent({
+        baseUrl: ticker.url,
+        fetch: withoutEvents(advertise),
+      });
       expect(await collect(remote.stream('2 every 20ms'))).toEqual([
         { type: 'text-delta', delta: 'tick 1\ntick 2' },
         { type: 'done', output: 'tick 1\ntick 2' },
@@ -108,7 +115,7 @@ describe('createRemoteAgent', () => {
   });
 
   it('rejects with the remote error code and message when the remote task fails', async () => {
-    const remote = await createRemoteAgent(failure.url);
+    const remote = await createRemoteAgent({ baseUrl: failure.url });
     const error = await remote.invoke('x').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(AgentFailureError);
     expect(error).toMatchObject({
@@ -125,7 +132,7 @@ describe('createRemoteAgent', () => {
   });
 
   it("answers the remote's refusal of the input as the caller's error (400), as a local agent would", async () => {
-    const remote = await createRemoteAgent(ticker.url);
+    const remote = await createRemoteAgent({ baseUrl: ticker.url });
     const error = await remote.invoke('banana').catch((caught: unknown) => caught);
     expect(error).not.toBeInstanceOf(AgentFailureError);
     expect(error).toMatchObject({ code: 'invalid_input', status: 400 });
@@ -136,7 +143,7 @@ describe('createRemoteAgent', () => {
   });
 
   it('rejects with a 500 remote_task_canceled when the remote task is canceled over there', async () => {
-    const remote = await createRemoteAgent(ticker.url);
+    const remote = await createRemoteAgent({ baseUrl: ticker.url });
     const invocation = remote.invoke('200 every 20ms');
     await expect
       .poll(async () => (await tickerServer.runner.list({ status: 'working' })).tasks.length)
@@ -153,7 +160,7 @@ describe('createRemoteAgent', () => {
   it.each(['invoke', 'stream'] as const)(
     'cancels the remote task when the caller aborts %s',
     async (mode) => {
-      const remote = await createRemoteAgent(ticker.url);
+      const remote = await createRemoteAgent({ baseUrl: ticker.url });
       const controller = new AbortController();
       const run =
         mode === 'invoke'
@@ -173,7 +180,7 @@ describe('createRemoteAgent', () => {
   );
 
   it('is a real Agent: a local task runner can run it', async () => {
-    const remote = await createRemoteAgent(echo.url, { name: 'far-echo' });
+    const remote = await createRemoteAgent({ baseUrl: echo.url, name: 'far-echo' });
     const runner = createTaskRunner({ agent: remote });
     const task = await runner.submit('through two runners');
     expect(await runner.wait(task.id)).toMatchObject({
@@ -185,16 +192,16 @@ describe('createRemoteAgent', () => {
   });
 
   it('can be served again: a server in front of a remote agent', async () => {
-    const remote = await createRemoteAgent(echo.url);
+    const remote = await createRemoteAgent({ baseUrl: echo.url });
     const relay = await serve(createA2AHttpServer({ agent: remote }));
-    const relayed = await createRemoteAgent(relay.url, { name: 'relayed' });
+    const relayed = await createRemoteAgent({ baseUrl: relay.url, name: 'relayed' });
     expect(await relayed.invoke('two hops')).toBe('two hops');
     await relay.stop();
   });
 
   it('tells its callers a remote that went away is unreachable, without its address', async () => {
     const served = await serve(createA2AHttpServer({ agent: createEchoAgent() }));
-    const remote = await createRemoteAgent(served.url, { name: 'gone' });
+    const remote = await createRemoteAgent({ baseUrl: served.url, name: 'gone' });
     await served.stop();
     for (const run of [
       () => remote.invoke('anyone?'),
@@ -218,12 +225,16 @@ describe('createRemoteAgent', () => {
   it('fails with a clear error when the remote is unreachable or its card is invalid', async () => {
     const closed = await serve(new Hono());
     await closed.stop();
-    await expect(createRemoteAgent(closed.url)).rejects.toBeInstanceOf(RemoteUnreachableError);
+    await expect(createRemoteAgent({ baseUrl: closed.url })).rejects.toBeInstanceOf(
+      RemoteUnreachableError,
+    );
 
     const bad = new Hono();
     bad.get('/.well-known/agent.json', (context) => context.json({ endpoint: 'http://x' }));
     const badServer = await serve(bad);
-    const error = await createRemoteAgent(badServer.url).catch((caught: unknown) => caught);
+    const error = await createRemoteAgent({ baseUrl: badServer.url }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(MalformedResponseError);
     expect((error as Error).message).toContain('getCard failed');
     expect((error as Error).message).toContain('name');

@@ -25,7 +25,7 @@ import { MAX_WAIT_SECONDS } from '../wire/task-schemas.ts';
 import { agentNameFromCard } from './agent-name-from-card.ts';
 
 /** Options of {@link createRemoteAgent}. */
-export interface RemoteAgentOptions extends Omit<A2AHttpClientOptions, 'baseUrl'> {
+export interface RemoteAgentOptions extends A2AHttpClientOptions {
   /** The local agent name (default: the card's name made valid). */
   name?: string;
   /** The local description (default: the card's). */
@@ -224,14 +224,11 @@ async function* runRemoteTask(
  * the caller's signal cancels the remote task.
  *
  * @example
- * const remote = await createRemoteAgent('http://127.0.0.1:8080/agents/echo');
+ * const remote = await createRemoteAgent({ baseUrl: 'http://127.0.0.1:8080/agents/echo' });
  * await remote.invoke('hello'); // 'hello', computed remotely
  */
-export async function createRemoteAgent(
-  baseUrl: string | URL,
-  options: RemoteAgentOptions = {},
-): Promise<RemoteAgent> {
-  const { signal } = options;
+export async function createRemoteAgent(options: RemoteAgentOptions): Promise<RemoteAgent> {
+  const { baseUrl, signal } = options;
   // Refused here rather than at the first run.
   watchIdleMs(options.idleTimeoutMs);
   const client = createA2AHttpClient({

@@ -88,7 +88,7 @@ const transports = [
 
 describe.each(transports)('a remote agent whose events route fails (%s)', (_, options) => {
   it('falls back to long-polling when the events stream breaks, after streaming what arrived', async () => {
-    const remote = await createRemoteAgent(`${served.url}/broken`, options);
+    const remote = await createRemoteAgent({ baseUrl: `${served.url}/broken`, ...options });
     requests.length = 0;
     expect(await collect(remote.stream('2 ticks'))).toEqual([
       { type: 'text-delta', delta: 'tick 1' },
@@ -100,7 +100,7 @@ describe.each(transports)('a remote agent whose events route fails (%s)', (_, op
   });
 
   it('falls back to long-polling when the events route answers something else than SSE', async () => {
-    const remote = await createRemoteAgent(`${served.url}/html`, options);
+    const remote = await createRemoteAgent({ baseUrl: `${served.url}/html`, ...options });
     requests.length = 0;
     // No event came before the fallback: the whole output is one delta, so the deltas add up.
     expect(await collect(remote.stream('2 ticks'))).toEqual([
@@ -112,7 +112,8 @@ describe.each(transports)('a remote agent whose events route fails (%s)', (_, op
   });
 
   it('falls back to long-polling when the events stream goes silent for idleTimeoutMs', async () => {
-    const remote = await createRemoteAgent(`${served.url}/stalled`, {
+    const remote = await createRemoteAgent({
+      baseUrl: `${served.url}/stalled`,
       ...options,
       idleTimeoutMs: 150,
     });
@@ -133,13 +134,17 @@ describe.each(transports)('a remote agent whose events route fails (%s)', (_, op
   it('refuses an idleTimeoutMs that is not a positive number before fetching the card', async () => {
     requests.length = 0;
     await expect(
-      createRemoteAgent(`${served.url}/stalled`, { ...options, idleTimeoutMs: Number.NaN }),
+      createRemoteAgent({
+        baseUrl: `${served.url}/stalled`,
+        ...options,
+        idleTimeoutMs: Number.NaN,
+      }),
     ).rejects.toMatchObject({ code: 'invalid_input', field: 'idleTimeoutMs' });
     expect(requests).toEqual([]);
   });
 
   it('fails the run, and cancels the remote task, when the long-poll fails as well', async () => {
-    const remote = await createRemoteAgent(`${served.url}/down`, options);
+    const remote = await createRemoteAgent({ baseUrl: `${served.url}/down`, ...options });
     requests.length = 0;
     const events = await collect(remote.stream('2 ticks'));
     expect(events).toEqual([
