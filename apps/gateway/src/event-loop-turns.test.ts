@@ -1,4 +1,5 @@
-import { type Agent, defineAgent, outputOf } from '@agentport/core';
+import { defineAgent } from '@agentport/core';
+import { createFloodAgents } from '@agentport/core/testing';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createGateway } from './gateway.ts';
@@ -11,23 +12,7 @@ const EVENTS = 100_000;
 const base = 'http://gateway.test';
 const json = { 'content-type': 'application/json' };
 
-const flood = defineAgent({
-  name: 'flood',
-  async *run() {
-    for (let index = 0; index < EVENTS; index += 1) yield { type: 'text-delta', delta: 'x' };
-  },
-});
-
-const handFlood: Agent = {
-  name: 'hand-flood',
-  tools: [],
-  handoffs: [],
-  invoke: () => outputOf(handFlood.stream('x'), 'hand-flood'),
-  async *stream() {
-    for (let index = 0; index < EVENTS; index += 1) yield { type: 'text-delta', delta: 'x' };
-    yield { type: 'done', output: 'x'.repeat(EVENTS) };
-  },
-};
+const { flood, handFlood } = createFloodAgents(EVENTS);
 
 // With a logger, as `agentport serve` builds it: every agent is wrapped to log its failures.
 const { app } = createGateway({

@@ -1,34 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Agent } from '../agent.ts';
 import type { AgentEvent } from '../agent-event.ts';
-import { outputOf } from '../agent-output.ts';
 import { createEchoAgent } from '../agents/echo.ts';
 import { defineAgent } from '../define-agent.ts';
 import { createTaskRunner } from '../tasks/task-runner.ts';
+import { createFloodAgents } from '../testing/flood-agents.ts';
 import { pacedEvents } from './paced-events.ts';
 import { EVENTS_PER_LOOK, RunPace, TURN_BUDGET_MS } from './run-pace.ts';
 
 const EVENTS = 100_000;
 
-/** A defineAgent run that yields EVENTS deltas without ever waiting. */
-const flood = defineAgent({
-  name: 'flood',
-  async *run() {
-    for (let index = 0; index < EVENTS; index += 1) yield { type: 'text-delta', delta: 'x' };
-  },
-});
-
-/** The same, hand-written. */
-const handFlood: Agent = {
-  name: 'hand-flood',
-  tools: [],
-  handoffs: [],
-  invoke: () => outputOf(handFlood.stream('x'), 'hand-flood'),
-  async *stream() {
-    for (let index = 0; index < EVENTS; index += 1) yield { type: 'text-delta', delta: 'x' };
-    yield { type: 'done', output: 'x'.repeat(EVENTS) };
-  },
-};
+/** A defineAgent run and a hand-written one, each yielding EVENTS deltas without waiting. */
+const { flood, handFlood } = createFloodAgents(EVENTS);
 
 async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
   const all: AgentEvent[] = [];
