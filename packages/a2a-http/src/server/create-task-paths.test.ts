@@ -2,6 +2,7 @@ import { request as httpRequest, type IncomingMessage, type ServerResponse } fro
 import type { Agent } from '@agentport/core';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { listen } from '@agentport/http/node';
+import { type SentRequest, sendRequest } from '@agentport/http/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { failingAgent } from '../testing/failing-agent.ts';
 import { type Served, serve } from '../testing/serve.ts';
@@ -12,14 +13,6 @@ const served: Served[] = [];
 afterEach(async () => {
   await Promise.all(served.splice(0).map((server) => server.stop()));
 });
-
-interface Sent {
-  method?: string;
-  path: string;
-  headers?: Record<string, string>;
-  body?: string;
-  chunked?: boolean;
-}
 
 interface Answer {
   status: number;
@@ -37,39 +30,15 @@ function mask(text: string): string {
   return text.replace(ID, '<id>').replace(STAMP, '<time>');
 }
 
-function send(base: string, sent: Sent): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const body = sent.body ?? '';
-    const headers: Record<string, string | number> = {
-      'content-type': 'application/json',
-      ...sent.headers,
-    };
-    if (!sent.chunked) headers['content-length'] = Buffer.byteLength(body);
-    const request = httpRequest(`${base}${sent.path}`, { method: sent.method ?? 'POST', headers });
-    request.on('response', (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        text += chunk;
-      });
-      response.on('end', () =>
-        resolve({
-          status: response.statusCode ?? 0,
-          contentType: response.headers['content-type']?.toLowerCase(),
-          location: response.headers.location && mask(response.headers.location),
-          connection: response.headers.connection,
-          body: text === '' ? undefined : JSON.parse(mask(text)),
-        }),
-      );
-    });
-    request.on('error', reject);
-    if (sent.chunked) {
-      request.write(body.slice(0, 3));
-      request.end(body.slice(3));
-    } else {
-      request.end(body);
-    }
-  });
+async function send(base: string, sent: SentRequest): Promise<Answer> {
+  const { status, headers, text } = await sendRequest(base, sent);
+  return {
+    status,
+    contentType: headers['content-type']?.toLowerCase(),
+    location: headers.location && mask(headers.location),
+    connection: headers.connection,
+    body: text === '' ? undefined : JSON.parse(mask(text)),
+  };
 }
 
 /** Serves an app with `listen` and a `handleNode` fast path; resolves with its URL. */
@@ -112,7 +81,7 @@ async function startBoth(agent: Agent) {
   return { fast: url, hono: viaHono.url, taken, server };
 }
 
-const cases: Array<[string, Sent, boolean]> = [
+const cases: Array<[string, SentRequest, boolean]> = [
   ['a create', { path: '/tasks', body: '{"input":"hi"}' }, true],
   ['a create and wait', { path: '/tasks?wait=5', body: '{"input":"hi there"}' }, true],
   [

@@ -7,5 +7,6 @@ export {
   createWaitingAgent,
 } from './agents.ts';
 export { exchangeRaw, type RefusedUpload, uploadUntilClosed } from './raw-http.ts';
+export { type ReceivedAnswer, type SentRequest, sendRequest } from './send.ts';
 export { readAnswer, serve, servedPerTest, type TestServer } from './serve.ts';
 export { eventsOf, type ParsedStream, parseSSE, readSSE } from './sse.ts';

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { type FetchApp, type ListenOptions, listen, nodeAction } from '@agentport/http/node';
@@ -9,7 +9,8 @@ import {
   createUnserialisableAgent,
   createWaitingAgent,
   parseSSE,
-  readAnswer,
+  type SentRequest,
+  sendRequest,
   serve,
   type TestServer,
 } from '@agentport/http/testing';
@@ -23,15 +24,6 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-interface Sent {
-  method?: string;
-  path: string;
-  headers?: Record<string, string>;
-  body?: string;
-  /** Send the body chunked, without a Content-Length. */
-  chunked?: boolean;
-}
-
 interface Answer {
   status: number;
   contentType: string | undefined;
@@ -39,42 +31,20 @@ interface Answer {
   body: unknown;
 }
 
-function send(base: string, sent: Sent): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const body = sent.body ?? '';
-    const headers: Record<string, string | number> = {
-      'content-type': 'application/json',
-      ...sent.headers,
-    };
-    if (!sent.chunked) headers['content-length'] = Buffer.byteLength(body);
-    const request = httpRequest(`${base}${sent.path}`, {
-      method: sent.method ?? 'POST',
-      headers,
-    });
-    request.on('response', (answer) => {
-      readAnswer(answer).then(({ response, text }) => {
-        const contentType = response.headers['content-type'];
-        resolve({
-          status: response.statusCode ?? 0,
-          contentType: contentType?.toLowerCase(),
-          allow: response.headers.allow,
-          body:
-            text === ''
-              ? undefined
-              : contentType?.startsWith('text/event-stream')
-                ? text
-                : JSON.parse(text),
-        });
-      }, reject);
-    });
-    request.on('error', reject);
-    if (sent.chunked) {
-      request.write(body.slice(0, 3));
-      request.end(body.slice(3));
-    } else {
-      request.end(body);
-    }
-  });
+async function send(base: string, sent: SentRequest): Promise<Answer> {
+  const { status, headers, text } = await sendRequest(base, sent);
+  const contentType = headers['content-type'];
+  return {
+    status,
+    contentType: contentType?.toLowerCase(),
+    allow: headers.allow,
+    body:
+      text === ''
+        ? undefined
+        : contentType?.startsWith('text/event-stream')
+          ? text
+          : JSON.parse(text),
+  };
 }
 
 function createServer(): RestServer {
@@ -113,7 +83,7 @@ async function startBoth(): Promise<{ fast: string; hono: string; taken: boolean
   return { fast: await start(server), hono: await start(createServer().app), taken };
 }
 
-const cases: Array<[string, Sent, boolean]> = [
+const cases: Array<[string, SentRequest, boolean]> = [
   ['a call', { path: '/echo/invoke', body: '{"input":"hello world"}' }, true],
   ['a nested name', { path: '/demo/ticker/invoke', body: '{"input":"1 every 1ms"}' }, true],
   ['malformed JSON', { path: '/echo/invoke', body: '{"input":' }, true],
