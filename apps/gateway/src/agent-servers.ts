@@ -89,23 +89,21 @@ export function createAgentServers(
       ...concurrency,
       ...heartbeat,
     });
-    const sdk = createA2ASdkServer(
+    const sdk = createA2ASdkServer({
       agent,
-      {
+      card: {
         name: agent.name,
         version,
         description: agent.description ?? `The ${agent.name} agent`,
         url: `${publicUrl}/a2a/${agent.name}`,
       },
-      {
-        bodyLimit: maxBodyBytes,
-        ...(secured
-          ? { bearerAuth: { description: 'An AgentPort API key', apiKeyHeader: 'X-API-Key' } }
-          : {}),
-        ...(options.a2aReplyWith === undefined ? {} : { replyWith: options.a2aReplyWith }),
-        ...concurrency,
-      },
-    );
+      maxBodyBytes,
+      ...(secured
+        ? { bearerAuth: { description: 'An AgentPort API key', apiKeyHeader: 'X-API-Key' } }
+        : {}),
+      ...(options.a2aReplyWith === undefined ? {} : { replyWith: options.a2aReplyWith }),
+      ...concurrency,
+    });
     runner.serve([...served, agent]);
     rest.register(agent.name, agent);
     a2aHttp.set(agent.name, handRolled);

@@ -18,20 +18,24 @@ const V1 = { 'A2A-Version': '1.0', 'content-type': 'application/json' };
 
 describe('createA2ASdkServer', () => {
   it('returns the card it serves', async () => {
-    const { app, card } = createA2ASdkServer(createEchoAgent(), config);
+    const { app, card } = createA2ASdkServer({ agent: createEchoAgent(), card: config });
     const response = await app.request('/.well-known/agent-card.json', { headers: V1 });
     expect(await response.json()).toEqual(JSON.parse(JSON.stringify(card)));
   });
 
   it('answers an unknown HTTP+JSON route with a JSON 404', async () => {
-    const { app } = createA2ASdkServer(createEchoAgent(), config);
+    const { app } = createA2ASdkServer({ agent: createEchoAgent(), card: config });
     const response = await app.request('/rest/nothing/here/at/all', { headers: V1 });
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ error: { code: 404, status: 'NOT_FOUND' } });
   });
 
   it('answers v0.3 calls it refuses before any route in the v0.3 error shape', async () => {
-    const { app } = createA2ASdkServer(createEchoAgent(), config, { bodyLimit: 64 });
+    const { app } = createA2ASdkServer({
+      agent: createEchoAgent(),
+      card: config,
+      maxBodyBytes: 64,
+    });
     const legacy = { 'content-type': 'application/json' };
     const body = JSON.stringify({ padding: 'x'.repeat(200) });
     const large = await app.request('/rest/v1/message:send', {
@@ -53,7 +57,7 @@ describe('createA2ASdkServer', () => {
   });
 
   it('answers a message with a malformed part as invalid params, not an internal error', async () => {
-    const { app } = createA2ASdkServer(createEchoAgent(), config);
+    const { app } = createA2ASdkServer({ agent: createEchoAgent(), card: config });
     const message = { messageId: 'm', role: 'ROLE_USER', parts: [null] };
     for (const method of ['SendMessage', 'SendStreamingMessage']) {
       const response = await app.request('/jsonrpc', {
@@ -89,7 +93,7 @@ describe('createA2ASdkServer', () => {
         return agent.stream(input, options);
       },
     };
-    const { app } = createA2ASdkServer(counted, config);
+    const { app } = createA2ASdkServer({ agent: counted, card: config });
     const post = (path: string, headers: Record<string, string>, body: unknown) =>
       app.request(path, { method: 'POST', headers, body: JSON.stringify(body) });
     for (const parts of [[], 'oops', [{}]]) {
@@ -134,7 +138,7 @@ describe('createA2ASdkServer', () => {
   });
 
   it('answers a v0.3 task call whose id is not a string as invalid params, SSE included', async () => {
-    const { app } = createA2ASdkServer(createEchoAgent(), config);
+    const { app } = createA2ASdkServer({ agent: createEchoAgent(), card: config });
     const call = (method: string, id: unknown) =>
       app.request('/jsonrpc', {
         method: 'POST',
@@ -161,7 +165,7 @@ describe('createA2ASdkServer', () => {
   });
 
   it('answers a v0.3 message/stream that fails at once as SSE for v0.3 clients, as JSON for A2A-Version 0.3', async () => {
-    const { app } = createA2ASdkServer(createEchoAgent(), config);
+    const { app } = createA2ASdkServer({ agent: createEchoAgent(), card: config });
     const followUp = (headers: Record<string, string>) =>
       app.request('/jsonrpc', {
         method: 'POST',
@@ -200,7 +204,7 @@ describe('createA2ASdkServer', () => {
   });
 
   it('lists for a JSON-RPC ListTasks with status UNRECOGNIZED, and refuses other unknown ones', async () => {
-    const { app } = createA2ASdkServer(createEchoAgent(), config);
+    const { app } = createA2ASdkServer({ agent: createEchoAgent(), card: config });
     const list = (status: string) =>
       app.request('/jsonrpc', {
         method: 'POST',
@@ -218,7 +222,7 @@ describe('createA2ASdkServer', () => {
   });
 
   it('refuses JSON declared in a charset other than UTF-8 on every binding, and takes UTF-8', async () => {
-    const { app } = createA2ASdkServer(createEchoAgent(), config);
+    const { app } = createA2ASdkServer({ agent: createEchoAgent(), card: config });
     const bytes = (text: string, encoding: BufferEncoding) =>
       new Uint8Array(Buffer.from(text, encoding));
     const latin1 = bytes(
@@ -251,7 +255,7 @@ describe('createA2ASdkServer', () => {
   });
 
   it('refuses a body that is not UTF-8, or is compressed, on every binding', async () => {
-    const { app } = createA2ASdkServer(createEchoAgent(), config);
+    const { app } = createA2ASdkServer({ agent: createEchoAgent(), card: config });
     const rpcBody = (text: Buffer) =>
       Buffer.concat([
         Buffer.from(
@@ -295,7 +299,11 @@ describe('createA2ASdkServer', () => {
   });
 
   it('refuses a message nested past what an answer can carry, and lists tasks afterwards', async () => {
-    const { app } = createA2ASdkServer(createEchoAgent(), config, { bodyLimit: 1024 * 1024 });
+    const { app } = createA2ASdkServer({
+      agent: createEchoAgent(),
+      card: config,
+      maxBodyBytes: 1024 * 1024,
+    });
     const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
     const message = `{"messageId":"m","role":"ROLE_USER","parts":[{"text":"hi"}],"metadata":${deep}}`;
     const rpc = await app.request('/jsonrpc', {
@@ -338,18 +346,19 @@ describe('createA2ASdkServer', () => {
 
   it('refuses a maxConcurrency that is not an integer of at least 1 when created', () => {
     for (const maxConcurrency of [0, -1, 2.5, Number.NaN, '4' as unknown as number]) {
-      const create = () => createA2ASdkServer(createEchoAgent(), config, { maxConcurrency });
+      const create = () =>
+        createA2ASdkServer({ agent: createEchoAgent(), card: config, maxConcurrency });
       expect(create).toThrow(InvalidInputError);
       expect(create).toThrow(/^maxConcurrency must be an integer of at least 1, got /);
     }
     expect(() =>
-      createA2ASdkServer(createEchoAgent(), config, { maxConcurrency: 1 }),
+      createA2ASdkServer({ agent: createEchoAgent(), card: config, maxConcurrency: 1 }),
     ).not.toThrow();
   });
 
   it('prints nothing when a caller leaves while its body is coming in, on either binding', async () => {
     const printed = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const server = createA2ASdkServer(createEchoAgent(), config);
+    const server = createA2ASdkServer({ agent: createEchoAgent(), card: config });
     const listening = await listenFetch(server.app.fetch);
     try {
       for (const path of ['/jsonrpc', '/rest/message:send']) {
@@ -371,7 +380,7 @@ describe('createA2ASdkServer', () => {
   });
 
   it('answers a GET of the JSON-RPC endpoint with 405 and Allow: POST', async () => {
-    const { app } = createA2ASdkServer(createEchoAgent(), config);
+    const { app } = createA2ASdkServer({ agent: createEchoAgent(), card: config });
     const response = await app.request('/jsonrpc');
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('POST');
@@ -379,7 +388,11 @@ describe('createA2ASdkServer', () => {
   });
 
   it('refuses bodies over the limit with 413 on both bindings', async () => {
-    const { app } = createA2ASdkServer(createEchoAgent(), config, { bodyLimit: 64 });
+    const { app } = createA2ASdkServer({
+      agent: createEchoAgent(),
+      card: config,
+      maxBodyBytes: 64,
+    });
     const body = JSON.stringify({ padding: 'x'.repeat(200) });
     const rpc = await app.request('/jsonrpc', { method: 'POST', headers: V1, body });
     expect(rpc.status).toBe(413);
@@ -390,7 +403,11 @@ describe('createA2ASdkServer', () => {
   });
 
   it('closes the connection of a 413, for a declared length or a body counted past the limit', async () => {
-    const { app } = createA2ASdkServer(createEchoAgent(), config, { bodyLimit: 64 });
+    const { app } = createA2ASdkServer({
+      agent: createEchoAgent(),
+      card: config,
+      maxBodyBytes: 64,
+    });
     const body = JSON.stringify({ padding: 'x'.repeat(200) });
     for (const path of ['/jsonrpc', '/rest/message:send']) {
       // Counting stops at the limit: the rest of the body would be read as a next request.
@@ -424,7 +441,7 @@ describe('createA2ASdkServer', () => {
         .length;
     };
     try {
-      const { app } = createA2ASdkServer(createTickerAgent(), config);
+      const { app } = createA2ASdkServer({ agent: createTickerAgent(), card: config });
       const started = await app.request('/jsonrpc', {
         method: 'POST',
         headers: V1,
@@ -479,7 +496,11 @@ describe('createA2ASdkServer', () => {
   });
 
   it('without legacy compatibility, serves the v1.0 card to everyone and refuses v0.3 calls', async () => {
-    const { app } = createA2ASdkServer(createEchoAgent(), config, { legacyCompat: false });
+    const { app } = createA2ASdkServer({
+      agent: createEchoAgent(),
+      card: config,
+      legacyCompat: false,
+    });
     const cardResponse = await app.request('/.well-known/agent-card.json');
     const card = (await cardResponse.json()) as Record<string, unknown>;
     expect(card).toHaveProperty('supportedInterfaces');

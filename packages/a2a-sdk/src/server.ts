@@ -6,29 +6,27 @@ import type {
   ExecutionEventBusManager,
   TaskStore,
 } from '@a2a-js/sdk/server';
-import type { Agent } from '@agentport/core';
 import { limitBody } from '@agentport/http';
 import { type Context, Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import {
-  type A2ASdkServerConfig,
   AGENT_CARD_ROUTE,
   type AgentCardOptions,
   createAgentCard,
   JSON_RPC_PATH,
   REST_PATH,
 } from './card/agent-card.ts';
-import { createAgentExecutor } from './executor/agent-executor.ts';
+import { type ClosableAgentExecutor, createAgentExecutor } from './executor/agent-executor.ts';
 import { FastPathRequestHandler } from './handler/fast-path-request-handler.ts';
 import { type A2AUserBuilder, noAuthentication } from './http/call-context.ts';
 import { createCardHandler } from './http/card-route.ts';
-import { createJsonRpcHandler } from './http/json-rpc-route.ts';
+import { createJsonRpcHandler, type JsonRpcRouteOptions } from './http/json-rpc-route.ts';
 import {
   isLegacyRestCall,
   legacyRefusal,
   registerLegacyRestRoutes,
 } from './http/legacy-rest-routes.ts';
-import type { RestEnv } from './http/rest-env.ts';
+import type { RestEnv, RestRouteOptions } from './http/rest-env.ts';
 import { registerRestRoutes } from './http/rest-routes.ts';
 import { ListenerExecutionEventBusManager } from './store/event-bus.ts';
 import { createA2ATaskStore } from './store/memory-task-store.ts';
@@ -47,7 +45,7 @@ export interface A2ASdkServerOptions extends AgentCardOptions {
   /** `Cache-Control` max-age of the card in seconds; 0 sends `no-cache` (default 3600). */
   cardMaxAge?: number;
   /** The largest request body accepted, in bytes (default 100 KiB, as `express.json()`). */
-  bodyLimit?: number;
+  maxBodyBytes?: number;
   /** Options passed to the SDK's DefaultRequestHandler. */
   requestHandlerOptions?: DefaultRequestHandlerOptions;
   /**
@@ -68,7 +66,7 @@ export interface A2ASdkServerOptions extends AgentCardOptions {
 
 /** What {@link createA2ASdkServer} returns. */
 export interface A2ASdkServer {
-  /** The Hono app to mount at `config.url`'s path (a web-standard fetch handler). */
+  /** The Hono app to mount at `card.url`'s path (a web-standard fetch handler). */
   app: Hono;
   /** The A2A v1.0 AgentCard the app serves. */
   card: AgentCard;
@@ -93,49 +91,30 @@ function answerUnexpected(error: Error, context: Context): Response {
   return context.text('Internal Server Error', 500);
 }
 
-/**
- * Serves an agent over the official A2A SDK on Hono: the card at
- * `/.well-known/agent-card.json`, JSON-RPC at `POST /jsonrpc` and the HTTP+JSON binding under
- * `/rest`, for A2A v1.0 and (unless `legacyCompat: false`) v0.3 clients.
- *
- * @example
- * const { app } = createA2ASdkServer(createEchoAgent(), {
- *   name: 'Echo',
- *   version: '1.0.0',
- *   description: 'Echoes its input',
- *   url: 'http://localhost:8080/a2a/echo',
- * });
- * new Hono().route('/a2a/echo', app);
- */
-export function createA2ASdkServer(
-  agent: Agent,
-  config: A2ASdkServerConfig,
-  options: A2ASdkServerOptions = {},
-): A2ASdkServer {
-  const legacyCompat = options.legacyCompat !== false;
-  const card = createAgentCard(agent, config, options);
-  const executor = createAgentExecutor(agent, { maxConcurrency: options.maxConcurrency });
-  const requestHandler = new FastPathRequestHandler(
+/** The default of {@link A2ASdkServerOptions.maxBodyBytes}: 100 KiB, as `express.json()`. */
+const DEFAULT_MAX_BODY_BYTES = 100 * 1024;
+
+/** The request handler behind both bindings, with the store, buses and executor it runs on. */
+function createRequestHandler(
+  options: A2ASdkServerOptions,
+  card: AgentCard,
+  executor: ClosableAgentExecutor,
+): FastPathRequestHandler {
+  return new FastPathRequestHandler(
     card,
     options.taskStore ?? createA2ATaskStore(),
     executor,
     options.eventBusManager ?? new ListenerExecutionEventBusManager(),
     { ...options.requestHandlerOptions, replyWith: options.replyWith ?? 'task' },
   );
-  const userBuilder = options.userBuilder ?? noAuthentication;
-  const maxSize = options.bodyLimit ?? 100 * 1024;
-  const tooLarge = `Request body is larger than ${maxSize} bytes.`;
+}
 
-  const app = new Hono();
-  app.onError(answerUnexpected);
-  app.get(
-    AGENT_CARD_ROUTE,
-    createCardHandler(card, { legacyCompat, maxAge: options.cardMaxAge ?? 3600 }),
-  );
-
+/** `POST /jsonrpc`, bodies limited to `maxBodyBytes` (a JSON-RPC 413), and 405 to other methods. */
+function registerJsonRpcRoutes(app: Hono, routes: JsonRpcRouteOptions, maxBodyBytes: number): void {
+  const tooLarge = `Request body is larger than ${maxBodyBytes} bytes.`;
   app.post(
     JSON_RPC_PATH,
-    limitBody(maxSize, {
+    limitBody(maxBodyBytes, {
       onError: (context) =>
         context.json(
           {
@@ -146,7 +125,7 @@ export function createA2ASdkServer(
           413,
         ),
     }),
-    createJsonRpcHandler({ requestHandler, userBuilder, legacyCompat }),
+    createJsonRpcHandler(routes),
   );
   app.all(JSON_RPC_PATH, (context) =>
     context.json(
@@ -159,20 +138,28 @@ export function createA2ASdkServer(
       { Allow: 'POST' },
     ),
   );
+}
 
+/**
+ * The HTTP+JSON sub-app: bodies limited to `maxBodyBytes`, the v0.3 routes (unless
+ * `legacyCompat` is off), the v1.0 routes, and a JSON 404 for any other (the v0.3 shape to v0.3
+ * callers).
+ */
+function createRestApp(routes: RestRouteOptions, maxBodyBytes: number): Hono<RestEnv> {
+  const { legacyCompat } = routes;
+  const tooLarge = `Request body is larger than ${maxBodyBytes} bytes.`;
   const rest = new Hono<RestEnv>();
   rest.use(
     '*',
-    limitBody(maxSize, {
+    limitBody(maxBodyBytes, {
       onError: (context) =>
         legacyCompat && isLegacyRestCall(context)
           ? legacyRefusal(context, tooLarge)
           : context.json(toRestErrorBody(new RequestMalformedError(tooLarge), 413), 413),
     }),
   );
-  const restOptions = { requestHandler, userBuilder, legacyCompat };
-  if (legacyCompat) registerLegacyRestRoutes(rest, restOptions);
-  registerRestRoutes(rest, restOptions);
+  if (legacyCompat) registerLegacyRestRoutes(rest, routes);
+  registerRestRoutes(rest, routes);
   rest.all('*', (context) =>
     legacyCompat && isLegacyRestCall(context)
       ? legacyRefusal(context)
@@ -181,7 +168,48 @@ export function createA2ASdkServer(
           404,
         ),
   );
-  app.route(REST_PATH, rest);
+  return rest;
+}
 
+/**
+ * Serves an agent over the official A2A SDK on Hono: the card at
+ * `/.well-known/agent-card.json`, JSON-RPC at `POST /jsonrpc` and the HTTP+JSON binding under
+ * `/rest`, for A2A v1.0 and (unless `legacyCompat: false`) v0.3 clients.
+ *
+ * @example
+ * const { app } = createA2ASdkServer({
+ *   agent: createEchoAgent(),
+ *   card: {
+ *     name: 'Echo',
+ *     version: '1.0.0',
+ *     description: 'Echoes its input',
+ *     url: 'http://localhost:8080/a2a/echo',
+ *   },
+ * });
+ * new Hono().route('/a2a/echo', app);
+ */
+export function createA2ASdkServer(options: A2ASdkServerOptions): A2ASdkServer {
+  const legacyCompat = options.legacyCompat !== false;
+  const card = createAgentCard(options);
+  const executor = createAgentExecutor({
+    agent: options.agent,
+    maxConcurrency: options.maxConcurrency,
+  });
+  const requestHandler = createRequestHandler(options, card, executor);
+  const routes: RestRouteOptions = {
+    requestHandler,
+    userBuilder: options.userBuilder ?? noAuthentication,
+    legacyCompat,
+  };
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+
+  const app = new Hono();
+  app.onError(answerUnexpected);
+  app.get(
+    AGENT_CARD_ROUTE,
+    createCardHandler(card, { legacyCompat, maxAge: options.cardMaxAge ?? 3600 }),
+  );
+  registerJsonRpcRoutes(app, routes, maxBodyBytes);
+  app.route(REST_PATH, createRestApp(routes, maxBodyBytes));
   return { app, card, requestHandler, close: () => executor.close() };
 }

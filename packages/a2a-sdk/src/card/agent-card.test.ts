@@ -45,7 +45,7 @@ describe('createAgentSkills', () => {
 
 describe('createAgentCard', () => {
   it('builds the v1.0 card from the config, with JSON-RPC and HTTP+JSON at the url', () => {
-    const card = createAgentCard(createAssistantAgent(), config);
+    const card = createAgentCard({ agent: createAssistantAgent(), card: config });
     expect(card).toMatchObject({
       name: 'Assistant',
       version: '2.1.0',
@@ -87,26 +87,28 @@ describe('createAgentCard', () => {
   });
 
   it('leaves the v0.3 interfaces out without legacy compatibility', () => {
-    const card = createAgentCard(createEchoAgent(), config, { legacyCompat: false });
+    const card = createAgentCard({ agent: createEchoAgent(), card: config, legacyCompat: false });
     expect(card.supportedInterfaces.map((item) => item.protocolVersion)).toEqual(['1.0', '1.0']);
   });
 
   it('refuses a relative url or an empty name', () => {
-    expect(() => createAgentCard(createEchoAgent(), { ...config, url: '/a2a/echo' })).toThrow(
-      InvalidInputError,
-    );
-    expect(() => createAgentCard(createEchoAgent(), { ...config, url: 'ftp://host/x' })).toThrow(
-      InvalidInputError,
-    );
-    expect(() => createAgentCard(createEchoAgent(), { ...config, name: ' ' })).toThrow(
-      /non-empty 'name'/,
-    );
+    expect(() =>
+      createAgentCard({ agent: createEchoAgent(), card: { ...config, url: '/a2a/echo' } }),
+    ).toThrow(InvalidInputError);
+    expect(() =>
+      createAgentCard({ agent: createEchoAgent(), card: { ...config, url: 'ftp://host/x' } }),
+    ).toThrow(InvalidInputError);
+    expect(() =>
+      createAgentCard({ agent: createEchoAgent(), card: { ...config, name: ' ' } }),
+    ).toThrow(/non-empty 'name'/);
   });
 });
 
 describe('toLegacyAgentCard', () => {
   it('makes the v0.3 hybrid card: v0.3 fields from the v0.3 interfaces, plus the v1.0 list', () => {
-    const card = createAgentCard(createEchoAgent(), config, {
+    const card = createAgentCard({
+      agent: createEchoAgent(),
+      card: config,
       provider: { organization: 'AgentPort', url: 'https://agentport.dev' },
       documentationUrl: 'https://agentport.dev/docs',
     });
@@ -138,20 +140,22 @@ describe('toLegacyAgentCard', () => {
   });
 
   it('throws VersionNotSupportedError for a card without v0.3 interfaces', () => {
-    const card = createAgentCard(createEchoAgent(), config, { legacyCompat: false });
+    const card = createAgentCard({ agent: createEchoAgent(), card: config, legacyCompat: false });
     expect(() => toLegacyAgentCard(card)).toThrow(VersionNotSupportedError);
   });
 });
 
 describe('bearer auth on the card', () => {
   it('has no security by default', () => {
-    const card = createAgentCard(createEchoAgent(), config);
+    const card = createAgentCard({ agent: createEchoAgent(), card: config });
     expect(card.securitySchemes).toEqual({});
     expect(toWireAgentCard(card)).toBe(card);
   });
 
   it('advertises a bearer scheme in the v1.0 wire form and the v0.3 card', async () => {
-    const card = createAgentCard(createEchoAgent(), config, {
+    const card = createAgentCard({
+      agent: createEchoAgent(),
+      card: config,
       bearerAuth: { description: 'API key' },
     });
     const wire = JSON.parse(JSON.stringify(toWireAgentCard(card)));
@@ -167,7 +171,9 @@ describe('bearer auth on the card', () => {
   });
 
   it('advertises the key in a header as the other way in, when given one', () => {
-    const card = createAgentCard(createEchoAgent(), config, {
+    const card = createAgentCard({
+      agent: createEchoAgent(),
+      card: config,
       bearerAuth: { description: 'API key', apiKeyHeader: 'X-API-Key' },
     });
     const wire = JSON.parse(JSON.stringify(toWireAgentCard(card)));

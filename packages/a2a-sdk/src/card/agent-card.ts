@@ -5,7 +5,7 @@ import type { Agent } from '@agentport/core';
 import { InvalidInputError } from '@agentport/core';
 import { parseAbsoluteUrl } from '../absolute-url.ts';
 
-/** What an A2A server is configured with: the agent's public identity and where it is served. */
+/** The agent's public identity in its AgentCard and the URL it is served at (the `card` option). */
 export interface A2ASdkServerConfig {
   /** The name shown in the AgentCard. */
   name: string;
@@ -19,6 +19,10 @@ export interface A2ASdkServerConfig {
 
 /** Options of {@link createAgentCard}. */
 export interface AgentCardOptions {
+  /** The agent the card describes: its skills are the agent and its tools. */
+  agent: Agent;
+  /** The agent's public identity and the URL it is served at. */
+  card: A2ASdkServerConfig;
   /** Also advertise A2A v0.3 interfaces (on the same URLs), so v0.3 clients work; default true. */
   legacyCompat?: boolean;
   /** The organization publishing the agent. */
@@ -136,32 +140,9 @@ export function toWireAgentCard(card: AgentCard): unknown {
   };
 }
 
-/**
- * Builds the standard A2A v1.0 AgentCard of an agent served at `config.url`: JSON-RPC at
- * `<url>/jsonrpc`, HTTP+JSON at `<url>/rest` (plus the same two as v0.3 interfaces), streaming on,
- * push notifications off, and the agent and its tools as skills.
- *
- * @example
- * const card = createAgentCard(createEchoAgent(), {
- *   name: 'Echo',
- *   version: '1.0.0',
- *   description: 'Echoes its input',
- *   url: 'http://localhost:8080/a2a/echo',
- * });
- * card.supportedInterfaces[0]?.url; // 'http://localhost:8080/a2a/echo/jsonrpc'
- */
-export function createAgentCard(
-  agent: Agent,
-  config: A2ASdkServerConfig,
-  options: AgentCardOptions = {},
-): AgentCard {
-  for (const field of ['name', 'version', 'description'] as const) {
-    if (typeof config[field] !== 'string' || config[field].trim() === '') {
-      throw new InvalidInputError(`A2A server config needs a non-empty '${field}'`, { field });
-    }
-  }
-  const base = absoluteUrl(config.url);
-  const interfaces: AgentInterface[] = [
+/** The card's two v1.0 interfaces at `base`: JSON-RPC and HTTP+JSON. */
+function cardInterfaces(base: string): AgentInterface[] {
+  return [
     {
       url: `${base}${JSON_RPC_PATH}`,
       protocolBinding: 'JSONRPC',
@@ -175,10 +156,37 @@ export function createAgentCard(
       protocolVersion: A2A_PROTOCOL_VERSION,
     },
   ];
+}
+
+/**
+ * Builds the standard A2A v1.0 AgentCard of an agent served at `card.url`: JSON-RPC at
+ * `<url>/jsonrpc`, HTTP+JSON at `<url>/rest` (plus the same two as v0.3 interfaces), streaming on,
+ * push notifications off, and the agent and its tools as skills.
+ *
+ * @example
+ * const card = createAgentCard({
+ *   agent: createEchoAgent(),
+ *   card: {
+ *     name: 'Echo',
+ *     version: '1.0.0',
+ *     description: 'Echoes its input',
+ *     url: 'http://localhost:8080/a2a/echo',
+ *   },
+ * });
+ * card.supportedInterfaces[0]?.url; // 'http://localhost:8080/a2a/echo/jsonrpc'
+ */
+export function createAgentCard(options: AgentCardOptions): AgentCard {
+  const { agent, card: identity } = options;
+  for (const field of ['name', 'version', 'description'] as const) {
+    if (typeof identity[field] !== 'string' || identity[field].trim() === '') {
+      throw new InvalidInputError(`A2A server config needs a non-empty '${field}'`, { field });
+    }
+  }
+  const interfaces = cardInterfaces(absoluteUrl(identity.url));
   return {
-    name: config.name,
-    description: config.description,
-    version: config.version,
+    name: identity.name,
+    description: identity.description,
+    version: identity.version,
     supportedInterfaces:
       options.legacyCompat === false
         ? interfaces

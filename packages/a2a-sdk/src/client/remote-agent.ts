@@ -15,6 +15,8 @@ import {
   type Agent,
   AgentFailureError,
   AgentPortError,
+  type AgentProgressEvent,
+  type AgentRunOptions,
   CancellationError,
   defineAgent,
   isValidAgentName,
@@ -173,6 +175,182 @@ function isHttpUrl(url: unknown): boolean {
   return protocol === 'http:' || protocol === 'https:';
 }
 
+/** A connected remote: the SDK client and what every call to it carries. */
+interface RemoteConnection {
+  /** The local agent name (what its errors name). */
+  readonly name: string;
+  readonly client: Client;
+  /** The headers sent with every call. */
+  readonly serviceParameters: Record<string, string>;
+}
+
+/**
+ * Reads the remote's card (within `cardTimeoutMs`) and builds the SDK client for it, over the
+ * card's preferred binding (or `preferredTransport`), redirects refused.
+ */
+async function connectToCard(
+  cardUrl: string,
+  options: RemoteSdkAgentOptions,
+): Promise<{ card: AgentCard; client: Client }> {
+  const legacyCompat = { enabled: options.legacyCompat !== false };
+  const fetchImpl = withoutRedirects(options.fetch);
+  const cardTimeoutMs = options.cardTimeoutMs ?? CARD_TIMEOUT_MS;
+  const resolver = new DefaultAgentCardResolver({
+    legacyCompat,
+    fetchImpl: fetchWithin(fetchImpl, cardTimeoutMs),
+  });
+  const card = await loadCard(cardUrl, resolver, cardTimeoutMs);
+  const factory = new ClientFactory({
+    transports: [
+      new JsonRpcTransportFactory({ legacyCompat, fetchImpl }),
+      // The SDK's v0.3 HTTP+JSON transport loses `append` on streamed artifact updates.
+      new AppendKeepingRestTransportFactory({ legacyCompat, fetchImpl }),
+    ],
+    ...(options.preferredTransport ? { preferredTransports: [options.preferredTransport] } : {}),
+  });
+  try {
+    return { card, client: await factory.createFromAgentCard(card) };
+  } catch (error) {
+    throw new RemoteAgentCardError(cardUrl, reasonOf(error), { cause: error });
+  }
+}
+
+/**
+ * What a failed call throws: a cancellation when it was aborted, our own errors as they are, and
+ * any other as a RemoteAgentError.
+ */
+function callFailure(
+  remote: RemoteConnection,
+  error: unknown,
+  signal: AbortSignal | undefined,
+): AgentPortError {
+  if (signal?.aborted) return new CancellationError(undefined, { cause: error });
+  if (AgentPortError.isInstance(error)) return error;
+  return new RemoteAgentError(remote.name, reasonOf(error, causeCode), { cause: error });
+}
+
+/** Best-effort cancel of the remote task (by id, or found through its context), bounded in time. */
+async function cancelRemote(
+  remote: RemoteConnection,
+  taskId: string | undefined,
+  contextId: string,
+): Promise<void> {
+  const { client, serviceParameters } = remote;
+  const requestOptions = { serviceParameters, signal: AbortSignal.timeout(CANCEL_TIMEOUT_MS) };
+  const ids =
+    taskId !== undefined
+      ? [taskId]
+      : (
+          await client.listTasks(
+            ListTasksRequest.fromJSON({ contextId, pageSize: 10 }),
+            requestOptions,
+          )
+        ).tasks
+          .filter((task) => !isTerminal(task.status?.state))
+          .map((task) => task.id);
+  await Promise.all(
+    ids.map((id) => client.cancelTask({ id, tenant: '', metadata: undefined }, requestOptions)),
+  );
+}
+
+/** The SendMessage request of one call: a user message with the input, in a context of its own. */
+function newRequest(input: string, contextId: string): SendMessageRequest {
+  return SendMessageRequest.fromJSON({
+    message: {
+      messageId: globalThis.crypto.randomUUID(),
+      contextId,
+      role: 'ROLE_USER',
+      parts: [{ text: input }],
+    },
+  });
+}
+
+/**
+ * The agent's run: one SendStreamingMessage, its events translated as they arrive; an abort, or a
+ * stream given up on before its task ended, cancels the remote task.
+ */
+async function* streamRemote(
+  remote: RemoteConnection,
+  input: string,
+  signal: AbortSignal,
+): AsyncGenerator<AgentProgressEvent, string, undefined> {
+  const { name } = remote;
+  const contextId = globalThis.crypto.randomUUID();
+  const translator = new RemoteTaskTranslator(name);
+  const http = new AbortController();
+  const onAbort = () => {
+    http.abort(signal.reason);
+    cancelRemote(remote, translator.taskId, contextId).catch(() => undefined);
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    const events = remote.client.sendMessageStream(newRequest(input, contextId), {
+      signal: http.signal,
+      serviceParameters: remote.serviceParameters,
+    });
+    for await (const event of events) {
+      const translation = translator.push(event);
+      yield* translation.events;
+      if (translation.output !== undefined) return translation.output;
+    }
+  } catch (error) {
+    throw callFailure(remote, error, signal);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    // Given up on before it ended (the consumer stopped iterating, the stream broke or ended
+    // early): cancel it so the remote stops working. An abort has already cancelled it.
+    if (!translator.settled && !signal.aborted) {
+      cancelRemote(remote, translator.taskId, contextId).catch(() => undefined);
+    }
+  }
+  throw new AgentFailureError({
+    agentName: name,
+    code: 'remote_task_unfinished',
+    message: `The stream of remote agent '${name}' ended before its task did`,
+  });
+}
+
+/** The output of a blocking SendMessage's result (a message, or a finished task). */
+function outputOfResult(name: string, result: SendMessageResult): string {
+  const translator = new RemoteTaskTranslator(name);
+  const translation =
+    'messageId' in result
+      ? translator.push({ payload: { $case: 'message', value: result } })
+      : translator.task(result);
+  if (translation.output !== undefined) return translation.output;
+  throw new AgentFailureError({
+    agentName: name,
+    code: 'remote_task_unfinished',
+    message: `Remote agent '${name}' answered before its task finished`,
+  });
+}
+
+/** The agent's `invoke`: one blocking SendMessage; an abort cancels the remote task. */
+async function invokeRemote(
+  remote: RemoteConnection,
+  input: string,
+  runOptions: AgentRunOptions = {},
+): Promise<string> {
+  const { signal } = runOptions;
+  if (signal?.aborted) throw new CancellationError();
+  const contextId = globalThis.crypto.randomUUID();
+  const onAbort = () => {
+    cancelRemote(remote, undefined, contextId).catch(() => undefined);
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const result = await remote.client.sendMessage(newRequest(input, contextId), {
+      ...(signal ? { signal } : {}),
+      serviceParameters: remote.serviceParameters,
+    });
+    return outputOfResult(remote.name, result);
+  } catch (error) {
+    throw callFailure(remote, error, signal);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
 /**
  * Creates a local agent that delegates to a remote A2A agent through the official SDK client:
  * it reads the remote AgentCard (from a per-agent base URL such as `http://host/a2a/echo`, or the
@@ -188,144 +366,20 @@ export async function createRemoteSdkAgent(
   url: string,
   options: RemoteSdkAgentOptions = {},
 ): Promise<Agent> {
-  const cardUrl = agentCardUrlOf(url);
-  const legacyCompat = { enabled: options.legacyCompat !== false };
-  const fetchImpl = withoutRedirects(options.fetch);
-  const cardTimeoutMs = options.cardTimeoutMs ?? CARD_TIMEOUT_MS;
-  const resolver = new DefaultAgentCardResolver({
-    legacyCompat,
-    fetchImpl: fetchWithin(fetchImpl, cardTimeoutMs),
-  });
-  const card = await loadCard(cardUrl, resolver, cardTimeoutMs);
-  const name = options.name ?? agentNameOf(card.name);
-  const factory = new ClientFactory({
-    transports: [
-      new JsonRpcTransportFactory({ legacyCompat, fetchImpl }),
-      // The SDK's v0.3 HTTP+JSON transport loses `append` on streamed artifact updates.
-      new AppendKeepingRestTransportFactory({ legacyCompat, fetchImpl }),
-    ],
-    ...(options.preferredTransport ? { preferredTransports: [options.preferredTransport] } : {}),
-  });
-  let client: Client;
-  try {
-    client = await factory.createFromAgentCard(card);
-  } catch (error) {
-    throw new RemoteAgentCardError(cardUrl, reasonOf(error), { cause: error });
-  }
-  const serviceParameters = { ...options.headers };
-
-  const failure = (error: unknown, signal: AbortSignal | undefined): AgentPortError => {
-    if (signal?.aborted) return new CancellationError(undefined, { cause: error });
-    if (AgentPortError.isInstance(error)) return error;
-    return new RemoteAgentError(name, reasonOf(error, causeCode), { cause: error });
+  const { card, client } = await connectToCard(agentCardUrlOf(url), options);
+  const remote: RemoteConnection = {
+    name: options.name ?? agentNameOf(card.name),
+    client,
+    serviceParameters: { ...options.headers },
   };
-
-  /** Best-effort cancel of the remote task (by id, or found through its context), bounded in time. */
-  const cancelRemote = async (taskId: string | undefined, contextId: string): Promise<void> => {
-    const requestOptions = { serviceParameters, signal: AbortSignal.timeout(CANCEL_TIMEOUT_MS) };
-    const ids =
-      taskId !== undefined
-        ? [taskId]
-        : (
-            await client.listTasks(
-              ListTasksRequest.fromJSON({ contextId, pageSize: 10 }),
-              requestOptions,
-            )
-          ).tasks
-            .filter((task) => !isTerminal(task.status?.state))
-            .map((task) => task.id);
-    await Promise.all(
-      ids.map((id) => client.cancelTask({ id, tenant: '', metadata: undefined }, requestOptions)),
-    );
-  };
-
-  const newRequest = (input: string, contextId: string) =>
-    SendMessageRequest.fromJSON({
-      message: {
-        messageId: globalThis.crypto.randomUUID(),
-        contextId,
-        role: 'ROLE_USER',
-        parts: [{ text: input }],
-      },
-    });
-
+  const description = options.description ?? card.description;
   const agent = defineAgent({
-    name,
-    ...((options.description ?? card.description)
-      ? { description: options.description ?? card.description }
-      : {}),
-    async *run(input, { signal }) {
-      const contextId = globalThis.crypto.randomUUID();
-      const translator = new RemoteTaskTranslator(name);
-      const http = new AbortController();
-      const onAbort = () => {
-        http.abort(signal.reason);
-        cancelRemote(translator.taskId, contextId).catch(() => undefined);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      try {
-        const events = client.sendMessageStream(newRequest(input, contextId), {
-          signal: http.signal,
-          serviceParameters,
-        });
-        for await (const event of events) {
-          const translation = translator.push(event);
-          yield* translation.events;
-          if (translation.output !== undefined) return translation.output;
-        }
-      } catch (error) {
-        throw failure(error, signal);
-      } finally {
-        signal.removeEventListener('abort', onAbort);
-        // Given up on before it ended (the consumer stopped iterating, the stream broke or ended
-        // early): cancel it so the remote stops working. An abort has already cancelled it.
-        if (!translator.settled && !signal.aborted) {
-          cancelRemote(translator.taskId, contextId).catch(() => undefined);
-        }
-      }
-      throw new AgentFailureError({
-        agentName: name,
-        code: 'remote_task_unfinished',
-        message: `The stream of remote agent '${name}' ended before its task did`,
-      });
-    },
+    name: remote.name,
+    ...(description ? { description } : {}),
+    run: (input, { signal }) => streamRemote(remote, input, signal),
   });
-
-  const outputOfResult = (result: SendMessageResult): string => {
-    const translator = new RemoteTaskTranslator(name);
-    const translation =
-      'messageId' in result
-        ? translator.push({ payload: { $case: 'message', value: result } })
-        : translator.task(result);
-    if (translation.output !== undefined) return translation.output;
-    throw new AgentFailureError({
-      agentName: name,
-      code: 'remote_task_unfinished',
-      message: `Remote agent '${name}' answered before its task finished`,
-    });
-  };
-
   return {
     ...agent,
-    async invoke(input, runOptions = {}) {
-      const { signal } = runOptions;
-      if (signal?.aborted) throw new CancellationError();
-      const contextId = globalThis.crypto.randomUUID();
-      const onAbort = () => {
-        cancelRemote(undefined, contextId).catch(() => undefined);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      try {
-        const result = await client.sendMessage(newRequest(input, contextId), {
-          ...(signal ? { signal } : {}),
-          serviceParameters,
-        });
-        return outputOfResult(result);
-      } catch (error) {
-        throw failure(error, signal);
-      } finally {
-        signal?.removeEventListener('abort', onAbort);
-      }
-    },
+    invoke: (input, runOptions) => invokeRemote(remote, input, runOptions),
   };
 }

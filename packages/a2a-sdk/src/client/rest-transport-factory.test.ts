@@ -88,11 +88,14 @@ describe('the v0.3 HTTP+JSON transport of remote agents', () => {
   );
 
   it("is made for a card offering v0.3 HTTP+JSON only, the SDK's own transport for v1.0", async () => {
-    const card = createAgentCard(createEchoAgent(), {
-      name: 'echo',
-      version: '1.0.0',
-      description: 'Echo',
-      url: 'http://remote.test/a2a/echo',
+    const card = createAgentCard({
+      agent: createEchoAgent(),
+      card: {
+        name: 'echo',
+        version: '1.0.0',
+        description: 'Echo',
+        url: 'http://remote.test/a2a/echo',
+      },
     });
     const legacyOnly = {
       ...card,

@@ -9,7 +9,6 @@ import type { Client } from '@a2a-js/sdk/client';
 import { ServerCallContext } from '@a2a-js/sdk/server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { noAuthentication } from '../http/call-context.ts';
-import type { A2ASdkServerOptions } from '../server.ts';
 import { createGatedAgent, type GatedAgent } from '../test-support/gated-agent.ts';
 import {
   type ClientFlavour,
@@ -21,7 +20,7 @@ import {
   textOf,
   textRequest,
 } from '../test-support/sdk-client.ts';
-import { type ServedAgent, serveAgent } from '../test-support/servers.ts';
+import { type ServeAgentOptions, type ServedAgent, serveAgent } from '../test-support/servers.ts';
 
 const JSON_RPC_V1: ClientFlavour = { binding: 'JSONRPC', version: '1.0' };
 
@@ -58,7 +57,7 @@ afterEach(async () => {
 
 async function setUp(
   flavour: ClientFlavour,
-  options: A2ASdkServerOptions,
+  options: ServeAgentOptions,
   gated = createGatedAgent(),
 ): Promise<Setup> {
   const calls: Calls = { received: 0, aborted: 0 };

@@ -53,7 +53,10 @@ const summary = (events: AgentExecutionEvent[]) =>
 describe('createAgentExecutor', () => {
   it('creates the task working with the first text, appends the rest and completes', async () => {
     const { bus, events } = recorder();
-    await createAgentExecutor(createTickerAgent()).execute(requestContext('2 every 10ms'), bus);
+    await createAgentExecutor({ agent: createTickerAgent() }).execute(
+      requestContext('2 every 10ms'),
+      bus,
+    );
     expect(summary(events)).toEqual([
       'task TASK_STATE_WORKING: tick 1',
       'append: \ntick 2',
@@ -64,7 +67,10 @@ describe('createAgentExecutor', () => {
 
   it('publishes a quick answer in the task event itself: two events in all', async () => {
     const { bus, events } = recorder();
-    await createAgentExecutor(createEchoAgent()).execute(requestContext('one two three'), bus);
+    await createAgentExecutor({ agent: createEchoAgent() }).execute(
+      requestContext('one two three'),
+      bus,
+    );
     expect(summary(events)).toEqual([
       'task TASK_STATE_WORKING: one two three',
       'TASK_STATE_COMPLETED',
@@ -83,7 +89,7 @@ describe('createAgentExecutor', () => {
       },
     });
     const { bus, events } = recorder();
-    await createAgentExecutor(agent).execute(requestContext('x'), bus);
+    await createAgentExecutor({ agent }).execute(requestContext('x'), bus);
     expect(summary(events)).toEqual([
       'task TASK_STATE_WORKING: a',
       'append: bc',
@@ -100,7 +106,7 @@ describe('createAgentExecutor', () => {
       },
     });
     const { bus, events } = recorder();
-    const running = createAgentExecutor(agent).execute(requestContext('x'), bus);
+    const running = createAgentExecutor({ agent }).execute(requestContext('x'), bus);
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect(summary(events)).toEqual(['task TASK_STATE_WORKING']);
     await running;
@@ -113,7 +119,10 @@ describe('createAgentExecutor', () => {
 
   it('shows tool calls, tool results and handoffs as working-status messages', async () => {
     const { bus, events } = recorder();
-    await createAgentExecutor(createAssistantAgent()).execute(requestContext('what is 6*7'), bus);
+    await createAgentExecutor({ agent: createAssistantAgent() }).execute(
+      requestContext('what is 6*7'),
+      bus,
+    );
     expect(summary(events)).toEqual([
       'task TASK_STATE_WORKING',
       "TASK_STATE_WORKING: Calling tool 'calculator'",
@@ -122,7 +131,7 @@ describe('createAgentExecutor', () => {
       'TASK_STATE_COMPLETED',
     ]);
     const handoff = recorder();
-    await createAgentExecutor(createAssistantAgent()).execute(
+    await createAgentExecutor({ agent: createAssistantAgent() }).execute(
       requestContext('repeat hi'),
       handoff.bus,
     );
@@ -141,7 +150,7 @@ describe('createAgentExecutor', () => {
       },
     });
     const { bus, events } = recorder();
-    await createAgentExecutor(agent).execute(requestContext('x'), bus);
+    await createAgentExecutor({ agent }).execute(requestContext('x'), bus);
     expect(summary(events)).toEqual([
       'task TASK_STATE_WORKING: draft',
       'artifact: final answer',
@@ -158,12 +167,12 @@ describe('createAgentExecutor', () => {
       },
     });
     const { bus, events } = recorder();
-    await createAgentExecutor(agent).execute(requestContext('this'), bus);
+    await createAgentExecutor({ agent }).execute(requestContext('this'), bus);
     expect(summary(events).at(-1)).toBe("TASK_STATE_FAILED: Cannot handle 'this'");
   });
 
   it('fails the task, and a message reply, of a hand-written agent whose output is not a string', async () => {
-    const executor = createAgentExecutor(createNumericAgent());
+    const executor = createAgentExecutor({ agent: createNumericAgent() });
     const { bus, events } = recorder();
     await executor.execute(requestContext('x'), bus);
     expect(summary(events).at(-1)).toBe("TASK_STATE_FAILED: Agent 'numeric' failed");
@@ -182,7 +191,7 @@ describe('createAgentExecutor', () => {
       },
     });
     const { bus, events } = recorder();
-    await createAgentExecutor(agent).execute(requestContext('x'), bus);
+    await createAgentExecutor({ agent }).execute(requestContext('x'), bus);
     expect(summary(events).at(-1)).toBe("TASK_STATE_FAILED: Agent 'leaky' failed");
     expect(JSON.stringify(events)).not.toContain('hunter2');
   });
@@ -195,7 +204,7 @@ describe('createAgentExecutor', () => {
       },
     };
     const { bus, events } = recorder();
-    await createAgentExecutor(agent).execute(requestContext('x'), bus);
+    await createAgentExecutor({ agent }).execute(requestContext('x'), bus);
     const last = events.at(-1);
     expect(last?.kind).toBe('statusUpdate');
     const parts = last?.kind === 'statusUpdate' ? last.data.status?.message?.parts : undefined;
@@ -216,7 +225,7 @@ describe('createAgentExecutor', () => {
         await new Promise((resolve) => setTimeout(resolve, 10_000));
       },
     });
-    const executor = createAgentExecutor(agent);
+    const executor = createAgentExecutor({ agent });
     const { bus, events } = recorder();
     const running = executor.execute(requestContext('x'), bus);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -230,8 +239,8 @@ describe('createAgentExecutor', () => {
   });
 
   it('publishes no text after a cancel, only the canceled status (CancelTask stores each chunk again)', async () => {
-    const executor = createAgentExecutor(
-      defineAgent({
+    const executor = createAgentExecutor({
+      agent: defineAgent({
         name: 'ticking',
         async *run() {
           yield { type: 'text-delta', delta: 'one' };
@@ -242,7 +251,7 @@ describe('createAgentExecutor', () => {
           await new Promise((resolve) => setTimeout(resolve, 10_000));
         },
       }),
-    );
+    });
     const { bus, events } = recorder();
     await executor.execute(requestContext('x'), bus);
     expect(summary(events)).toEqual([
@@ -253,7 +262,7 @@ describe('createAgentExecutor', () => {
 
   it('ends a task canceled when asked to cancel one that does not run here', async () => {
     const { bus, events } = recorder();
-    await createAgentExecutor(createEchoAgent()).cancelTask('elsewhere', bus);
+    await createAgentExecutor({ agent: createEchoAgent() }).cancelTask('elsewhere', bus);
     expect(summary(events)).toEqual(['TASK_STATE_CANCELED']);
   });
 
@@ -267,7 +276,7 @@ describe('createAgentExecutor', () => {
         await new Promise((resolve) => setTimeout(resolve, 10_000));
       },
     });
-    const executor = createAgentExecutor(agent);
+    const executor = createAgentExecutor({ agent });
     const first = recorder();
     const second = recorder();
     const running = [
@@ -291,7 +300,7 @@ describe('createAgentExecutor', () => {
         yield { type: 'text-delta', delta: input };
       },
     });
-    const executor = createAgentExecutor(agent);
+    const executor = createAgentExecutor({ agent });
     executor.close();
     const late = recorder();
     await executor.execute(requestContext('late', 'task-9'), late.bus);
@@ -311,7 +320,7 @@ describe('createAgentExecutor reply', () => {
   const message = userMessage;
 
   it('answers with an agent message holding the whole output, in the given context', async () => {
-    const executor = createAgentExecutor(createTickerAgent());
+    const executor = createAgentExecutor({ agent: createTickerAgent() });
     const reply = await executor.reply({ message: message('2 every 5ms'), contextId: 'ctx-9' });
     expect(reply).toMatchObject({ role: Role.ROLE_AGENT, contextId: 'ctx-9', taskId: '' });
     expect(textOfParts((reply as Message).parts)).toBe('tick 1\ntick 2');
@@ -325,7 +334,7 @@ describe('createAgentExecutor reply', () => {
         throw new InvalidInputError('Not that');
       },
     });
-    const reply = (await createAgentExecutor(agent).reply({
+    const reply = (await createAgentExecutor({ agent }).reply({
       message: message('x'),
       contextId: 'ctx-1',
     })) as Task;
@@ -346,7 +355,7 @@ describe('createAgentExecutor reply', () => {
         throw new Error('secret detail');
       },
     };
-    const reply = (await createAgentExecutor(agent).reply({
+    const reply = (await createAgentExecutor({ agent }).reply({
       message: message('x'),
       contextId: 'ctx-1',
     })) as Task;
@@ -360,7 +369,7 @@ describe('createAgentExecutor reply', () => {
   });
 
   it('aborts the agent when the caller signal aborts, or at close, and answers canceled', async () => {
-    const executor = createAgentExecutor(createTickerAgent());
+    const executor = createAgentExecutor({ agent: createTickerAgent() });
     const caller = new AbortController();
     const first = executor.reply({
       message: message('50 every 20ms'),
@@ -394,7 +403,7 @@ describe('createAgentExecutor maxConcurrency', () => {
 
   it('publishes a task that waits for a slot as submitted at once, then working when it starts', async () => {
     const gated = createGatedAgent();
-    const executor = createAgentExecutor(gated.agent, { maxConcurrency: 1 });
+    const executor = createAgentExecutor({ agent: gated.agent, maxConcurrency: 1 });
     const first = recorder();
     const second = recorder();
     const running = executor.execute(requestContext('a', 'task-a'), first.bus);
@@ -418,7 +427,7 @@ describe('createAgentExecutor maxConcurrency', () => {
 
   it('cancels a waiting task without running the agent, and keeps the others in order', async () => {
     const gated = createGatedAgent();
-    const executor = createAgentExecutor(gated.agent, { maxConcurrency: 1 });
+    const executor = createAgentExecutor({ agent: gated.agent, maxConcurrency: 1 });
     const buses = [recorder(), recorder(), recorder()];
     const runs = ['a', 'b', 'c'].map((input, index) =>
       executor.execute(requestContext(input, `task-${input}`), (buses[index] ?? recorder()).bus),
@@ -438,7 +447,7 @@ describe('createAgentExecutor maxConcurrency', () => {
 
   it('drops a waiting reply whose caller goes away, and answers it canceled at once', async () => {
     const gated = createGatedAgent();
-    const executor = createAgentExecutor(gated.agent, { maxConcurrency: 1 });
+    const executor = createAgentExecutor({ agent: gated.agent, maxConcurrency: 1 });
     const caller = new AbortController();
     const first = executor.reply({ message: message('a'), contextId: 'x' });
     const abandoned = executor.reply({
@@ -458,7 +467,7 @@ describe('createAgentExecutor maxConcurrency', () => {
 
   it('at close(), cancels waiting tasks and replies without running them', async () => {
     const gated = createGatedAgent();
-    const executor = createAgentExecutor(gated.agent, { maxConcurrency: 1 });
+    const executor = createAgentExecutor({ agent: gated.agent, maxConcurrency: 1 });
     const running = recorder();
     const waiting = recorder();
     const runs = [
@@ -480,7 +489,7 @@ describe('createAgentExecutor maxConcurrency', () => {
 
   it('runs 16 at once by default: the 17th waits in submitted', async () => {
     const gated = createGatedAgent();
-    const executor = createAgentExecutor(gated.agent);
+    const executor = createAgentExecutor({ agent: gated.agent });
     const buses = Array.from({ length: 17 }, () => recorder());
     const runs = buses.map((bus, index) =>
       executor.execute(requestContext(`${index}`, `task-${index}`), bus.bus),
@@ -495,7 +504,7 @@ describe('createAgentExecutor maxConcurrency', () => {
 
   it('refuses a maxConcurrency that is not an integer of at least 1', () => {
     for (const maxConcurrency of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
-      expect(() => createAgentExecutor(createEchoAgent(), { maxConcurrency })).toThrow(
+      expect(() => createAgentExecutor({ agent: createEchoAgent(), maxConcurrency })).toThrow(
         InvalidInputError,
       );
     }

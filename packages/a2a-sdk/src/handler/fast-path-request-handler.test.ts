@@ -29,14 +29,17 @@ const echo = createEchoAgent();
 
 function handlerFor(
   agent: Agent,
-  executor: AgentExecutor = createAgentExecutor(agent),
+  executor: AgentExecutor = createAgentExecutor({ agent }),
   options: { store?: TaskStore; replyWith?: string } = {},
 ) {
-  const card = createAgentCard(agent, {
-    name: agent.name,
-    version: '1.0.0',
-    description: agent.name,
-    url: 'http://127.0.0.1:1/a2a/agent',
+  const card = createAgentCard({
+    agent,
+    card: {
+      name: agent.name,
+      version: '1.0.0',
+      description: agent.name,
+      url: 'http://127.0.0.1:1/a2a/agent',
+    },
   });
   return new FastPathRequestHandler(
     card,
@@ -245,7 +248,7 @@ describe('FastPathRequestHandler', () => {
 
   it("hands the executor the stored tasks a message refers to, and logs no caller's id", async () => {
     const seen: Array<string[] | undefined> = [];
-    const executor = createAgentExecutor(echo);
+    const executor = createAgentExecutor({ agent: echo });
     const recording: AgentExecutor = {
       execute(requestContext, bus) {
         seen.push(requestContext.referenceTasks?.map((task) => task.id));
@@ -426,7 +429,7 @@ describe('FastPathRequestHandler', () => {
   it('refuses an unknown replyWith, or message replies from an executor that cannot reply', () => {
     const create = (executor: AgentExecutor, replyWith: string) =>
       handlerFor(echo, executor, { replyWith });
-    expect(() => create(createAgentExecutor(echo), 'messages')).toThrow(
+    expect(() => create(createAgentExecutor({ agent: echo }), 'messages')).toThrow(
       "replyWith must be 'task' or 'message', got 'messages'",
     );
     expect(() =>

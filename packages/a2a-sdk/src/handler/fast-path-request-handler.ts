@@ -56,8 +56,12 @@ export interface FastPathRequestHandlerOptions extends DefaultRequestHandlerOpti
  * refused.
  *
  * @example
- * const handler = new FastPathRequestHandler(card, createA2ATaskStore(), createAgentExecutor(agent),
- *   new ListenerExecutionEventBusManager());
+ * const handler = new FastPathRequestHandler(
+ *   card,
+ *   createA2ATaskStore(),
+ *   createAgentExecutor({ agent }),
+ *   new ListenerExecutionEventBusManager(),
+ * );
  */
 export class FastPathRequestHandler extends DefaultRequestHandler {
   readonly #card: AgentCard;

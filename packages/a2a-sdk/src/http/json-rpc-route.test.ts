@@ -42,7 +42,7 @@ const message = (text: string) => ({
 });
 
 describe('a v0.3 message/send', () => {
-  const { app } = createA2ASdkServer(createTickerAgent(), config);
+  const { app } = createA2ASdkServer({ agent: createTickerAgent(), card: config });
   const stateOf = async (configuration?: object) => {
     const params = { message: legacyMessage('2 every 30ms'), configuration };
     const answer = await call(app, V03, 'message/send', params);
@@ -64,7 +64,7 @@ describe('a v0.3 message/send', () => {
 });
 
 describe('historyLength over JSON-RPC', () => {
-  const { app } = createA2ASdkServer(createEchoAgent(), config);
+  const { app } = createA2ASdkServer({ agent: createEchoAgent(), card: config });
   const taskId = async () => {
     const answer = await call(app, V1, 'SendMessage', { message: message('remember me') });
     const { id } = (answer.result?.task ?? {}) as { id?: string };

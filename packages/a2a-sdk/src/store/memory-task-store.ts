@@ -259,7 +259,11 @@ class A2AMemoryTaskStore implements TaskStore {
  * copies on every read and write, and with bounded retention.
  *
  * @example
- * const server = createA2ASdkServer(agent, config, { taskStore: createA2ATaskStore({ maxTasks: 1000 }) });
+ * const server = createA2ASdkServer({
+ *   agent,
+ *   card,
+ *   taskStore: createA2ATaskStore({ maxTasks: 1000 }),
+ * });
  */
 export function createA2ATaskStore(options: A2ATaskStoreOptions = {}): TaskStore {
   return new A2AMemoryTaskStore(options);

@@ -30,16 +30,19 @@ export async function serveAgentWithExpress(agent: Agent): Promise<ExpressServed
     else app(request, response);
   });
   const baseUrl = `${listening.origin}/a2a/${agent.name}`;
-  const card = createAgentCard(agent, {
-    name: agent.name,
-    version: '1.0.0',
-    description: agent.description ?? agent.name,
-    url: baseUrl,
+  const card = createAgentCard({
+    agent,
+    card: {
+      name: agent.name,
+      version: '1.0.0',
+      description: agent.description ?? agent.name,
+      url: baseUrl,
+    },
   });
   const requestHandler = new DefaultRequestHandler(
     card,
     new InMemoryTaskStore(),
-    createAgentExecutor(agent),
+    createAgentExecutor({ agent }),
   );
   const legacyCompat = { enabled: true };
   const userBuilder = UserBuilder.noAuthentication;

@@ -15,26 +15,29 @@ export interface ServedAgent extends Listening {
   server: A2ASdkServer;
 }
 
+/** What {@link serveAgent} passes on to {@link createA2ASdkServer}: all but agent and card. */
+export type ServeAgentOptions = Omit<A2ASdkServerOptions, 'agent' | 'card'>;
+
 /** Serves an agent the way the gateway will: mounted at `/a2a/{name}` of a root Hono app. */
 export async function serveAgent(
   agent: Agent,
-  options: A2ASdkServerOptions = {},
+  options: ServeAgentOptions = {},
 ): Promise<ServedAgent> {
   let root: Hono | undefined;
   const listening = await listenFetch((request) =>
     root === undefined ? new Response('starting', { status: 503 }) : root.fetch(request),
   );
   const baseUrl = `${listening.origin}/a2a/${agent.name}`;
-  const server = createA2ASdkServer(
+  const server = createA2ASdkServer({
+    ...options,
     agent,
-    {
+    card: {
       name: agent.name,
       version: '1.0.0',
       description: agent.description ?? agent.name,
       url: baseUrl,
     },
-    options,
-  );
+  });
   root = new Hono().route(`/a2a/${agent.name}`, server.app);
   return {
     ...listening,
