@@ -206,7 +206,7 @@ try {
   const input = 'the quick brown fox jumps over the lazy dog';
   const local = createEchoAgent();
   const httpRemote = await createRemoteAgent({ baseUrl: `${gateway.url}/agents/echo` });
-  const sdkRemote = await createRemoteSdkAgent(`${gateway.url}/a2a/echo`);
+  const sdkRemote = await createRemoteSdkAgent({ url: `${gateway.url}/a2a/echo` });
   const restBody = JSON.stringify({ input });
   const timing = { runs: quick ? 200 : 2000, warmup: 200, maxMs: quick ? 5_000 : 30_000 };
   results.remote = await interleavedMedians(

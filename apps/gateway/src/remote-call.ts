@@ -134,11 +134,11 @@ export async function connectAgentUrl(
   const parsed = parseAgentUrl(url);
   if (parsed.pathname.endsWith(HAND_ROLLED_CARD))
     return createRemoteAgent({ baseUrl: parsed, headers });
-  if (parsed.pathname.endsWith('.json')) return createRemoteSdkAgent(parsed.href, { headers });
+  if (parsed.pathname.endsWith('.json')) return createRemoteSdkAgent({ url: parsed.href, headers });
   const rest = /\/(?:invoke|stream)\/*$/.test(parsed.pathname);
   const cardUrl = agentCardUrlOf(parsed.href);
   if (!rest && (await hasSdkCard(cardUrl, headers))) {
-    return createRemoteSdkAgent(cardUrl, { headers });
+    return createRemoteSdkAgent({ url: cardUrl, headers });
   }
   parsed.pathname = parsed.pathname.replace(/\/+$/, '').replace(/\/(?:invoke|stream)$/, '');
   return restAgent(parsed, headers);

@@ -53,7 +53,7 @@ async function connect(
       ...(remote.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: remote.idleTimeoutMs }),
     });
   }
-  if (signal === undefined) return createRemoteSdkAgent(remote.url, options);
+  if (signal === undefined) return createRemoteSdkAgent({ url: remote.url, ...options });
   // The SDK's remote takes no signal: its fetch gets one while the card is read.
   let reading: AbortSignal | undefined = signal;
   const fetchAbortable: typeof fetch = (input, init) =>
@@ -64,7 +64,7 @@ async function connect(
           signal: init?.signal ? AbortSignal.any([init.signal, reading]) : reading,
         });
   try {
-    return await createRemoteSdkAgent(remote.url, { ...options, fetch: fetchAbortable });
+    return await createRemoteSdkAgent({ url: remote.url, ...options, fetch: fetchAbortable });
   } finally {
     reading = undefined;
   }

@@ -120,7 +120,7 @@ describe('the gateway process', () => {
   });
 
   it('serves our SDK remote agent', async () => {
-    const remote = await createRemoteSdkAgent(`${gateway.url}/a2a/assistant`);
+    const remote = await createRemoteSdkAgent({ url: `${gateway.url}/a2a/assistant` });
     await expect(remote.invoke('what is 2 + 2')).resolves.toBe('2 + 2 = 4');
   });
 

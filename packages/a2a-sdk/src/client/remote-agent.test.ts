@@ -44,10 +44,10 @@ async function remoteOver(
   card: AgentCard,
   { binding, version }: ClientFlavour,
 ): Promise<Agent> {
-  if (version === '1.0') return createRemoteSdkAgent(baseUrl, { preferredTransport: binding });
+  if (version === '1.0') return createRemoteSdkAgent({ url: baseUrl, preferredTransport: binding });
   const cardServer = await serveLegacyCard(card, binding);
   legacyCards.push(cardServer);
-  return createRemoteSdkAgent(cardServer.cardUrl);
+  return createRemoteSdkAgent({ url: cardServer.cardUrl });
 }
 
 /** Streams 'draft', appends ' more', then answers 'final answer': the output is replaced. */
@@ -94,7 +94,7 @@ describe.each([
   it.each(['JSONRPC', 'HTTP+JSON'] as const)(
     'takes its identity from the card and answers invoke and stream over %s',
     async (preferredTransport) => {
-      const remote = await createRemoteSdkAgent(served().baseUrl, { preferredTransport });
+      const remote = await createRemoteSdkAgent({ url: served().baseUrl, preferredTransport });
       expect(remote.name).toBe('echo');
       expect(remote.description).toBe('Streams its input back word by word.');
       expect(await remote.invoke('hello from afar')).toBe('hello from afar');
@@ -105,7 +105,7 @@ describe.each([
   );
 
   it('accepts the card URL itself', async () => {
-    const remote = await createRemoteSdkAgent(served().cardUrl, { name: 'far-echo' });
+    const remote = await createRemoteSdkAgent({ url: served().cardUrl, name: 'far-echo' });
     expect(remote.name).toBe('far-echo');
     expect(await remote.invoke('by card url')).toBe('by card url');
   });
@@ -121,7 +121,7 @@ describe('a remote agent streaming', () => {
   });
 
   it('yields each event as it arrives, not one buffered answer', async () => {
-    const remote = await createRemoteSdkAgent(ticker.baseUrl);
+    const remote = await createRemoteSdkAgent({ url: ticker.baseUrl });
     const arrivals: { delta: string; at: number }[] = [];
     const start = Date.now();
     for await (const event of remote.stream('3 every 150ms')) {
@@ -133,7 +133,7 @@ describe('a remote agent streaming', () => {
   });
 
   it('cancels the remote task when the caller aborts a stream', async () => {
-    const remote = await createRemoteSdkAgent(ticker.baseUrl);
+    const remote = await createRemoteSdkAgent({ url: ticker.baseUrl });
     const controller = new AbortController();
     const events: AgentEvent[] = [];
     for await (const event of remote.stream('50 every 100ms', { signal: controller.signal })) {
@@ -152,7 +152,10 @@ describe('a remote agent streaming', () => {
   });
 
   it('cancels the remote task when the caller aborts an invoke', async () => {
-    const remote = await createRemoteSdkAgent(ticker.baseUrl, { preferredTransport: 'HTTP+JSON' });
+    const remote = await createRemoteSdkAgent({
+      url: ticker.baseUrl,
+      preferredTransport: 'HTTP+JSON',
+    });
     const client = await officialClient(ticker.cardUrl, { binding: 'JSONRPC', version: '1.0' });
     const before = (
       await client.listTasks(ListTasksRequest.fromJSON({ status: 'TASK_STATE_CANCELED' }))
@@ -268,7 +271,7 @@ describe('a remote agent whose consumer stops reading', () => {
 
 describe('a remote agent with tools', () => {
   it('replays the remote tool calls, tool results and handoffs as events', async () => {
-    const remote = await createRemoteSdkAgent(assistant.baseUrl);
+    const remote = await createRemoteSdkAgent({ url: assistant.baseUrl });
     const math = await collect(remote, 'what is 2+3');
     expect(math.map((event) => event.type)).toEqual([
       'tool-call',
@@ -307,7 +310,7 @@ describe('a remote agent that fails', () => {
   });
 
   it('rejects invoke and ends its stream with the remote error', async () => {
-    const remote = await createRemoteSdkAgent(failing.baseUrl);
+    const remote = await createRemoteSdkAgent({ url: failing.baseUrl });
     await expect(remote.invoke('x')).rejects.toMatchObject({
       name: 'AgentFailureError',
       code: 'agent_failure',
@@ -324,7 +327,7 @@ describe('a remote agent that fails', () => {
   it("answers the remote's refusal of the input as the caller's error (400)", async () => {
     const served = await serveAgent(createTickerAgent());
     try {
-      const remote = await createRemoteSdkAgent(served.baseUrl);
+      const remote = await createRemoteSdkAgent({ url: served.baseUrl });
       await expect(remote.invoke('banana')).rejects.toMatchObject({
         code: 'invalid_input',
         status: 400,
@@ -345,7 +348,8 @@ describe('a remote agent that fails', () => {
     const { port } = silent.address() as AddressInfo;
     const started = Date.now();
     try {
-      const error = await createRemoteSdkAgent(`http://127.0.0.1:${port}/a2a/x`, {
+      const error = await createRemoteSdkAgent({
+        url: `http://127.0.0.1:${port}/a2a/x`,
         cardTimeoutMs: 200,
       }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(RemoteAgentCardError);
@@ -359,7 +363,7 @@ describe('a remote agent that fails', () => {
 
   it("reports a remote that goes away mid-call as a remote agent error, without the remote's address", async () => {
     const served = await serveAgent(createEchoAgent('vanishing'));
-    const remote = await createRemoteSdkAgent(served.baseUrl);
+    const remote = await createRemoteSdkAgent({ url: served.baseUrl });
     await served.close();
     const error = await remote.invoke('anyone?').catch((caught: unknown) => caught);
     expect(AgentPortError.isInstance(error) && error.code).toBe('remote_agent_error');
@@ -392,7 +396,7 @@ describe('a remote that answers with an HTTP error', () => {
     );
     origin = front.origin;
     try {
-      const remote = await createRemoteSdkAgent(front.origin);
+      const remote = await createRemoteSdkAgent({ url: front.origin });
       const invoked = await remote.invoke('x').catch((caught: unknown) => caught);
       const streamed = await (async () => {
         for await (const event of remote.stream('x')) if (event.type === 'error') return event;
@@ -434,7 +438,10 @@ describe('a remote that redirects', () => {
     );
     origin = front.origin;
     try {
-      const remote = await createRemoteSdkAgent(front.origin, { headers: { 'X-API-Key': 'k' } });
+      const remote = await createRemoteSdkAgent({
+        url: front.origin,
+        headers: { 'X-API-Key': 'k' },
+      });
       const error = await remote.invoke('x').catch((caught: unknown) => caught);
       expect(AgentPortError.isInstance(error) && error.code).toBe('remote_agent_error');
       expect((error as Error).message).toContain('fetch failed (unexpected redirect)');
@@ -447,7 +454,7 @@ describe('a remote that redirects', () => {
         ).fetch,
       );
       try {
-        await expect(createRemoteSdkAgent(moved.origin)).rejects.toBeInstanceOf(
+        await expect(createRemoteSdkAgent({ url: moved.origin })).rejects.toBeInstanceOf(
           RemoteAgentCardError,
         );
       } finally {
@@ -464,7 +471,7 @@ describe('a remote that redirects', () => {
 
 describe('a remote agent card that cannot be used', () => {
   it('is a RemoteAgentCardError when the card is missing (404)', async () => {
-    await expect(createRemoteSdkAgent(`${ours.origin}/a2a/nobody`)).rejects.toBeInstanceOf(
+    await expect(createRemoteSdkAgent({ url: `${ours.origin}/a2a/nobody` })).rejects.toBeInstanceOf(
       RemoteAgentCardError,
     );
   });
@@ -472,7 +479,9 @@ describe('a remote agent card that cannot be used', () => {
   it('is a RemoteAgentCardError when nothing listens', async () => {
     const served = await serveAgent(createEchoAgent('gone'));
     await served.close();
-    const error = await createRemoteSdkAgent(served.baseUrl).catch((caught: unknown) => caught);
+    const error = await createRemoteSdkAgent({ url: served.baseUrl }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(RemoteAgentCardError);
     expect(error).toMatchObject({ code: 'remote_agent_card_unavailable', status: 502 });
   });
@@ -482,7 +491,9 @@ describe('a remote agent card that cannot be used', () => {
       new Hono().get('*', (context) => context.json({ hello: 'world' })).fetch,
     );
     try {
-      await expect(createRemoteSdkAgent(notACard.origin)).rejects.toThrow(/not an A2A AgentCard/);
+      await expect(createRemoteSdkAgent({ url: notACard.origin })).rejects.toThrow(
+        /not an A2A AgentCard/,
+      );
     } finally {
       await notACard.close();
     }
@@ -508,11 +519,11 @@ describe('a remote agent card that cannot be used', () => {
       ).fetch,
     );
     try {
-      await expect(createRemoteSdkAgent(relative.origin)).rejects.toThrow(
+      await expect(createRemoteSdkAgent({ url: relative.origin })).rejects.toThrow(
         /no interface at an absolute http\(s\) URL/,
       );
       // One interface out of reach among others: the others are used.
-      expect(await (await createRemoteSdkAgent(mixed.origin)).invoke('kept')).toBe('kept');
+      expect(await (await createRemoteSdkAgent({ url: mixed.origin })).invoke('kept')).toBe('kept');
     } finally {
       await mixed.close();
       await relative.close();
@@ -521,7 +532,9 @@ describe('a remote agent card that cannot be used', () => {
   });
 
   it('is an InvalidInputError when the URL is not absolute', async () => {
-    await expect(createRemoteSdkAgent('a2a/echo')).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(createRemoteSdkAgent({ url: 'a2a/echo' })).rejects.toBeInstanceOf(
+      InvalidInputError,
+    );
   });
 });
 

@@ -33,6 +33,11 @@ const CANCEL_TIMEOUT_MS = 5000;
 
 /** Options of {@link createRemoteSdkAgent}. */
 export interface RemoteSdkAgentOptions {
+  /**
+   * Where the remote agent is: its per-agent base URL (its card is read at
+   * `<url>/.well-known/agent-card.json`) or its card's own URL (one ending in `.json`).
+   */
+  url: string;
   /** The local agent name (default: derived from the card's name). */
   name?: string;
   /** The local description (default: the card's description). */
@@ -359,14 +364,11 @@ async function invokeRemote(
  * remote task, and so does a stream its consumer stops reading before the task ends.
  *
  * @example
- * const echo = await createRemoteSdkAgent('http://localhost:8080/a2a/echo');
+ * const echo = await createRemoteSdkAgent({ url: 'http://localhost:8080/a2a/echo' });
  * await echo.invoke('hello'); // 'hello'
  */
-export async function createRemoteSdkAgent(
-  url: string,
-  options: RemoteSdkAgentOptions = {},
-): Promise<Agent> {
-  const { card, client } = await connectToCard(agentCardUrlOf(url), options);
+export async function createRemoteSdkAgent(options: RemoteSdkAgentOptions): Promise<Agent> {
+  const { card, client } = await connectToCard(agentCardUrlOf(options.url), options);
   const remote: RemoteConnection = {
     name: options.name ?? agentNameOf(card.name),
     client,

@@ -206,9 +206,9 @@ describe('replyWith message, at shutdown and through a remote agent', () => {
   });
 
   it('serves createRemoteSdkAgent: invoke gets the output, a failure its error', async () => {
-    const remote = await createRemoteSdkAgent(echo.baseUrl);
+    const remote = await createRemoteSdkAgent({ url: echo.baseUrl });
     expect(await remote.invoke('via a remote agent')).toBe('via a remote agent');
-    const failingRemote = await createRemoteSdkAgent(failure.baseUrl);
+    const failingRemote = await createRemoteSdkAgent({ url: failure.baseUrl });
     await expect(failingRemote.invoke('x')).rejects.toMatchObject({
       code: 'agent_failure',
       message: 'Failed on purpose',
