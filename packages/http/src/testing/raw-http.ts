@@ -52,10 +52,14 @@ export function uploadUntilClosed(
     let answer = '';
     let answeredMs: number | undefined;
     const started = performance.now();
-    const socket = connect(port, '127.0.0.1', () => socket.write(head));
-    const uploader = setInterval(() => {
-      if (socket.writable) socket.write(upload);
-    }, 2);
+    let uploader: ReturnType<typeof setInterval> | undefined;
+    // The upload starts once the head is written: writes queued while connecting would go first.
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write(head);
+      uploader = setInterval(() => {
+        if (socket.writable) socket.write(upload);
+      }, 2);
+    });
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new Error(`the connection is still open, after ${JSON.stringify(answer)}`));
