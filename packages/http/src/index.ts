@@ -35,6 +35,7 @@ export {
   type ReadJsonOptions,
   readJsonText,
 } from './json-text.ts';
+export { lastEventIdOf, parseLastEventId } from './last-event-id.ts';
 export { parseQuery } from './parse-query.ts';
 export {
   type IncomingHeaders,
