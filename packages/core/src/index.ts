@@ -21,9 +21,15 @@ export type {
 export { defineAgent } from './define-agent.ts';
 export { AgentFailureError, type AgentFailureErrorOptions } from './errors/agent-failure-error.ts';
 export { AgentNotFoundError } from './errors/agent-not-found-error.ts';
-export { AgentPortError, type AgentPortErrorOptions } from './errors/agentport-error.ts';
+export {
+  AgentPortError,
+  type AgentPortErrorCode,
+  type AgentPortErrorOptions,
+} from './errors/agentport-error.ts';
 export { CancellationError } from './errors/cancellation-error.ts';
 export { DuplicateAgentError } from './errors/duplicate-agent-error.ts';
+export { EventsAheadError } from './errors/events-ahead-error.ts';
+export { EventsExpiredError } from './errors/events-expired-error.ts';
 export { InvalidInputError } from './errors/invalid-input-error.ts';
 export { InvalidTransitionError } from './errors/invalid-transition-error.ts';
 export { RemoteUnavailableError } from './errors/remote-unavailable-error.ts';
@@ -33,19 +39,48 @@ export { TaskNotFoundError } from './errors/task-not-found-error.ts';
 export { TaskStoreFullError } from './errors/task-store-full-error.ts';
 export { toAgentPortError } from './errors/to-agentport-error.ts';
 export { ToolArgumentsError } from './errors/tool-arguments-error.ts';
+export type {
+  DataPart,
+  FilePart,
+  Message,
+  MessageRole,
+  Part,
+  TextPart,
+} from './message.ts';
 export { type AgentFailureListener, observeFailures } from './observe-failures.ts';
 export { MAX_HANDOFF_DEPTH } from './run-stream.ts';
+export { followTaskEvents, type TaskFollowOptions } from './tasks/follow-events.ts';
 export { createMemoryTaskStore, type MemoryTaskStoreOptions } from './tasks/memory-task-store.ts';
-export type { Task, TaskError, TaskStatus } from './tasks/task.ts';
-export { assertTransition, canTransition, isTerminalStatus, TASK_STATUSES } from './tasks/task.ts';
+export type { Artifact, Task, TaskError } from './tasks/task.ts';
+export type {
+  TaskArtifactUpdateEvent,
+  TaskEvent,
+  TaskLogEntry,
+  TaskMessageEvent,
+  TaskProgressEvent,
+  TaskStatusUpdateEvent,
+} from './tasks/task-event.ts';
+export { endsTask } from './tasks/task-event.ts';
+export {
+  assertTransition,
+  canTransition,
+  isInterruptedStatus,
+  isTerminalStatus,
+  TASK_STATUSES,
+  type TaskStatus,
+  UNFINISHED_STATUSES,
+} from './tasks/task-lifecycle.ts';
 export {
   createTaskRunner,
   type TaskRunner,
   type TaskRunnerOptions,
+  type TaskSubmitOptions,
   type TaskWaitOptions,
 } from './tasks/task-runner.ts';
 export type {
   NewTask,
+  TaskArtifactChunk,
+  TaskEventsOptions,
   TaskListener,
   TaskListOptions,
   TaskPage,

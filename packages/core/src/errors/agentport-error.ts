@@ -1,9 +1,33 @@
 const brand = Symbol.for('agentport.error');
 
+/**
+ * The codes core's errors carry. An `AgentPortError` may carry another (an agent's own, or one a
+ * remote agent reported); these are the ones callers and surfaces can rely on.
+ */
+export type AgentPortErrorCode =
+  | 'invalid_input'
+  | 'invalid_tool_arguments'
+  | 'agent_not_found'
+  | 'duplicate_agent'
+  | 'task_not_found'
+  | 'task_conflict'
+  | 'task_not_cancelable'
+  | 'invalid_transition'
+  | 'task_store_full'
+  | 'events_ahead'
+  | 'events_expired'
+  | 'agent_failure'
+  | 'canceled'
+  | 'remote_unavailable'
+  | 'internal_error';
+
+/** A code: one of core's, or any other snake_case code (`string & {}` keeps the completions). */
+type ErrorCode = AgentPortErrorCode | (string & {});
+
 /** Options shared by every AgentPort error. */
 export interface AgentPortErrorOptions {
   /** Stable machine-readable code, in snake_case. */
-  code: string;
+  code: ErrorCode;
   /** Human-readable message that is safe to show to a remote caller. */
   message: string;
   /** HTTP status a surface should answer with: 400 to 599 (anything else is taken as 500). */
@@ -23,7 +47,7 @@ function isErrorStatus(status: unknown): status is number {
 export class AgentPortError extends Error {
   readonly [brand] = true;
   /** Stable machine-readable code, in snake_case. */
-  readonly code: string;
+  readonly code: ErrorCode;
   /** HTTP status a surface should answer with. */
   readonly status: number;
 

@@ -4,6 +4,8 @@ import { AgentNotFoundError } from './agent-not-found-error.ts';
 import { AgentPortError } from './agentport-error.ts';
 import { CancellationError } from './cancellation-error.ts';
 import { DuplicateAgentError } from './duplicate-agent-error.ts';
+import { EventsAheadError } from './events-ahead-error.ts';
+import { EventsExpiredError } from './events-expired-error.ts';
 import { InvalidInputError } from './invalid-input-error.ts';
 import { InvalidTransitionError } from './invalid-transition-error.ts';
 import { RemoteUnavailableError } from './remote-unavailable-error.ts';
@@ -26,6 +28,8 @@ describe('AgentPortError', () => {
     [new CancellationError(), 'canceled', 409],
     [new ToolArgumentsError('calc', 'missing x'), 'invalid_tool_arguments', 400],
     [new RemoteUnavailableError('far'), 'remote_unavailable', 503],
+    [new EventsAheadError('t1', 9, 4), 'events_ahead', 400],
+    [new EventsExpiredError('t1', 2, 30), 'events_expired', 410],
   ])('gives %o a stable code and status', (error, code, status) => {
     expect(error).toBeInstanceOf(AgentPortError);
     expect(error.code).toBe(code);
@@ -58,6 +62,12 @@ describe('AgentPortError', () => {
     expect(new TaskNotFoundError('t9').taskId).toBe('t9');
     expect(new AgentNotFoundError('echo').agentName).toBe('echo');
     expect(new TaskNotCancelableError('t1', 'failed').taskStatus).toBe('failed');
+    const ahead = new EventsAheadError('t1', 9, 4);
+    expect([ahead.taskId, ahead.after, ahead.lastSeq]).toEqual(['t1', 9, 4]);
+    expect(ahead.message).toBe("Task 't1' has no event 9: its last event is 4");
+    const expired = new EventsExpiredError('t1', 2, 30);
+    expect([expired.taskId, expired.after, expired.earliestAfter]).toEqual(['t1', 2, 30]);
+    expect(expired.message).toContain('the earliest it can resume after is 30');
     const unavailable = new RemoteUnavailableError('far', { retryAfterSeconds: 4 });
     expect([unavailable.agentName, unavailable.retryAfterSeconds]).toEqual(['far', 4]);
   });

@@ -1,4 +1,4 @@
-import type { TaskStatus } from '../tasks/task.ts';
+import type { TaskStatus } from '../tasks/task-lifecycle.ts';
 import { AgentPortError } from './agentport-error.ts';
 
 /** A task status change that the lifecycle does not allow (409). */

@@ -1,4 +1,4 @@
-import type { TaskStatus } from '../tasks/task.ts';
+import type { TaskStatus } from '../tasks/task-lifecycle.ts';
 import { AgentPortError } from './agentport-error.ts';
 
 /** A task update lost a race: the task was no longer in the status the writer expected (409). */

@@ -1,4 +1,4 @@
-import type { TaskStatus } from '../tasks/task.ts';
+import type { TaskStatus } from '../tasks/task-lifecycle.ts';
 import { AgentPortError } from './agentport-error.ts';
 
 /** The task has already finished, so it can no longer be canceled (409). */

@@ -5,6 +5,8 @@ export { type RemoteTaskFailure, remoteTaskError } from '../errors/remote-task-e
 export { toAgentFailure } from '../errors/to-agent-failure.ts';
 export { nestsWithin } from '../json-depth.ts';
 export { jsonWeight } from '../json-weight.ts';
+export { messageFault, partsFault } from '../message.ts';
+export { taskProgressFault } from '../tasks/task-event.ts';
 export { type LinkedSignal, linkSignals } from './link-signals.ts';
 export { pacedEvents } from './paced-events.ts';
 export { randomUuid } from './random-uuid.ts';

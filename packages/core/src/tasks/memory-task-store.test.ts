@@ -3,6 +3,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { createMemoryTaskStore } from './memory-task-store.ts';
 import type { Task } from './task.ts';
+import type { TaskEvent } from './task-event.ts';
 import type { TaskPatch, TaskStore } from './task-store.ts';
 
 function newTask(id: string, agentName = 'echo') {
@@ -20,21 +21,19 @@ describe('createMemoryTaskStore', () => {
     const task = await store.create(newTask('t1'));
     expect(task).toEqual({
       id: 't1',
+      contextId: expect.any(String),
       agentName: 'echo',
       status: 'submitted',
       input: 'input t1',
+      messages: [],
+      artifacts: [],
       metadata: { id: 't1' },
       createdAt: '2026-01-01T00:00:00.000Z',
       updatedAt: '2026-01-01T00:00:00.000Z',
+      seq: 1,
     });
     await expect(store.get('t1')).resolves.toEqual(task);
     await expect(store.get('missing')).resolves.toBeUndefined();
-  });
-
-  it('refuses a duplicate id', async () => {
-    const store = createMemoryTaskStore();
-    await store.create(newTask('t1'));
-    await expect(store.create(newTask('t1'))).rejects.toMatchObject({ code: 'invalid_input' });
   });
 
   it('hands out frozen tasks so callers cannot change stored state', async () => {
@@ -82,22 +81,6 @@ describe('createMemoryTaskStore', () => {
     expect(kept).not.toHaveProperty('output');
   });
 
-  it('applies an update only while the task is in the expected status', async () => {
-    const store = createMemoryTaskStore();
-    await store.create(newTask('t1'));
-    const working = await store.update(
-      't1',
-      { status: 'working' },
-      { expectedStatus: 'submitted' },
-    );
-    expect(working.status).toBe('working');
-    await expect(
-      store.update('t1', { status: 'canceled' }, { expectedStatus: 'submitted' }),
-    ).rejects.toMatchObject({ code: 'task_conflict', taskStatus: 'working' });
-    const progress = await store.update('t1', { output: 'so far' }, { expectedStatus: 'working' });
-    expect(progress).toMatchObject({ status: 'working', output: 'so far' });
-  });
-
   it('refuses an output that is not a string, or an error without string code and message, and evicts nothing for it', async () => {
     const store = createMemoryTaskStore();
     await store.create(newTask('kept'));
@@ -118,58 +101,11 @@ describe('createMemoryTaskStore', () => {
     expect((await store.list()).tasks.map((task) => task.id)).toEqual(['t1', 'kept']);
   });
 
-  it('rejects a move the lifecycle forbids', async () => {
-    const store = createMemoryTaskStore();
-    await store.create(newTask('t1'));
-    await expect(
-      store.update('t1', { status: 'completed' }, { expectedStatus: 'submitted' }),
-    ).rejects.toMatchObject({ code: 'invalid_transition' });
-  });
-
-  it('answers task_not_found when updating an unknown task', async () => {
-    const store = createMemoryTaskStore();
-    await expect(
-      store.update('nope', { status: 'working' }, { expectedStatus: 'submitted' }),
-    ).rejects.toMatchObject({ code: 'task_not_found' });
-  });
-
-  it('lists newest first in pages with a cursor', async () => {
-    const store = createMemoryTaskStore();
-    for (let index = 1; index <= 5; index += 1) await store.create(newTask(`t${index}`));
-    const first = await store.list({ limit: 2 });
-    expect(first.tasks.map((task) => task.id)).toEqual(['t5', 't4']);
-    expect(first.nextCursor).toBeTypeOf('string');
-    const second = await store.list({ limit: 2, cursor: first.nextCursor as string });
-    expect(second.tasks.map((task) => task.id)).toEqual(['t3', 't2']);
-    const third = await store.list({ limit: 2, cursor: second.nextCursor as string });
-    expect(third.tasks.map((task) => task.id)).toEqual(['t1']);
-    expect(third.nextCursor).toBeUndefined();
-  });
-
   it('gives no cursor when the last page is exactly full', async () => {
     const store = createMemoryTaskStore();
     await store.create(newTask('t1'));
     await store.create(newTask('t2'));
     expect((await store.list({ limit: 2 })).nextCursor).toBeUndefined();
-  });
-
-  it('filters by status and agent', async () => {
-    const store = createMemoryTaskStore();
-    await store.create(newTask('t1'));
-    await store.create(newTask('t2', 'other'));
-    await store.create(newTask('t3'));
-    await finish(store, 't3');
-    const completed = await store.list({ status: 'completed' });
-    expect(completed.tasks.map((task) => task.id)).toEqual(['t3']);
-    const echo = await store.list({ agentName: 'echo' });
-    expect(echo.tasks.map((task) => task.id)).toEqual(['t3', 't1']);
-  });
-
-  it('rejects a malformed cursor or limit', async () => {
-    const store = createMemoryTaskStore();
-    await expect(store.list({ cursor: 'garbage!' })).rejects.toMatchObject({ field: 'cursor' });
-    await expect(store.list({ limit: 0 })).rejects.toMatchObject({ field: 'limit' });
-    await expect(store.list({ limit: 101 })).rejects.toMatchObject({ field: 'limit' });
   });
 
   it('deletes finished tasks whose TTL ran out, never running ones', async () => {
@@ -295,17 +231,79 @@ describe('createMemoryTaskStore', () => {
     await expect(store.get('t4950')).resolves.toBeDefined();
   });
 
-  it('notifies subscribers of every change until they unsubscribe', async () => {
-    const store = createMemoryTaskStore();
-    const seen: Task[] = [];
-    const unsubscribe = store.subscribe((task) => seen.push(task));
-    store.subscribe(() => {
-      throw new Error('a broken listener');
+  it("counts the logs in maxBytes: finished tasks' logs go first, oldest first, then the tasks", async () => {
+    const store = createMemoryTaskStore({ maxBytes: 256 * 1024 });
+    const chatty = (index: number) =>
+      Array.from({ length: 100 }, () => ({
+        type: 'text-delta' as const,
+        delta: `${index}`.repeat(100),
+      }));
+    // Each task's log holds ~26 KiB (100 deltas of 200 bytes and their slots), its output ~20 KiB.
+    for (let index = 0; index < 4; index += 1) {
+      await store.create(newTask(`t${index}`));
+      await store.update(`t${index}`, { status: 'working' }, { expectedStatus: 'submitted' });
+      await store.append(`t${index}`, chatty(index));
+      await store.update(`t${index}`, { status: 'completed' }, { expectedStatus: 'working' });
+    }
+    await expect(store.events('t0', { after: 2, limit: 1 })).resolves.toHaveLength(1);
+    // A running task's log is never dropped for the budget, however large.
+    await store.create(newTask('running'));
+    await store.update('running', { status: 'working' }, { expectedStatus: 'submitted' });
+    for (let round = 0; round < 2; round += 1) await store.append('running', chatty(9));
+    // Over the budget: the oldest finished tasks lost their logs, but are still there to read.
+    await expect(store.get('t0')).resolves.toMatchObject({ status: 'completed', seq: 103 });
+    await expect(store.events('t0', { after: 2 })).rejects.toMatchObject({
+      code: 'events_expired',
+      earliestAfter: 103,
     });
+    await expect(store.events('t0', { after: 103 })).resolves.toEqual([]);
+    await expect(store.events('t3', { after: 102 })).resolves.toHaveLength(1);
+    await expect(store.events('running')).resolves.toHaveLength(202);
+    // Past what dropping every finished log frees, finished tasks go, oldest first.
+    for (let round = 0; round < 4; round += 1) await store.append('running', chatty(8));
+    await expect(store.get('t0')).resolves.toBeUndefined();
+    await expect(store.events('running')).resolves.toHaveLength(602);
+  });
+
+  it("keeps at most 10,000 events of a task's log by default, dropping its oldest", async () => {
+    const store = createMemoryTaskStore();
     await store.create(newTask('t1'));
     await store.update('t1', { status: 'working' }, { expectedStatus: 'submitted' });
-    unsubscribe();
-    await store.update('t1', { status: 'canceled' }, { expectedStatus: 'working' });
-    expect(seen.map((task) => task.status)).toEqual(['submitted', 'working']);
+    const deltas = Array.from({ length: 2_001 }, () => ({
+      type: 'text-delta' as const,
+      delta: 'x',
+    }));
+    for (let round = 0; round < 5; round += 1) await store.append('t1', deltas);
+    const task = await store.update('t1', { status: 'completed' }, { expectedStatus: 'working' });
+    expect(task.seq).toBe(10_008);
+    expect(task.output).toHaveLength(10_005);
+    await expect(store.events('t1', { after: 7 })).rejects.toMatchObject({ earliestAfter: 8 });
+    const kept = await store.events('t1', { after: 8 });
+    expect(kept).toHaveLength(10_000);
+    expect(kept[0]?.seq).toBe(9);
+    expect(kept.at(-1)).toMatchObject({ seq: 10_008, event: { status: 'completed' } });
+  });
+
+  it('tells its listeners every event of each step, with the task after it', async () => {
+    const store = createMemoryTaskStore();
+    const heard: Array<[number, TaskEvent[]]> = [];
+    store.subscribe((task, events) => heard.push([task.seq, [...events]]));
+    const message = {
+      messageId: 'm1',
+      role: 'user' as const,
+      parts: [{ kind: 'text' as const, text: 'hi' }],
+    };
+    await store.create({ ...newTask('t1'), messages: [message] });
+    await store.update(
+      't1',
+      { status: 'working', progress: [{ type: 'text-delta', delta: 'a' }] },
+      { expectedStatus: 'submitted' },
+    );
+    expect(heard).toEqual([
+      [2, [expect.objectContaining({ status: 'submitted' }), { type: 'message', message }]],
+      [4, [{ type: 'text-delta', delta: 'a' }, expect.objectContaining({ status: 'working' })]],
+    ]);
+    // What the store logged is frozen: a listener cannot change it.
+    expect(Object.isFrozen(heard[1]?.[1][1])).toBe(true);
   });
 });

@@ -1,22 +1,47 @@
 import type { Agent } from '../agent.ts';
+import type { AgentEvent } from '../agent-event.ts';
 import {
   checkedOutput,
   endedWithoutResult,
   type TerminalEvent,
   terminalEventOf,
 } from '../agent-output.ts';
+import { AgentFailureError } from '../errors/agent-failure-error.ts';
 import { toAgentFailure } from '../errors/to-agent-failure.ts';
 import { toAgentPortError } from '../errors/to-agentport-error.ts';
-import { ProgressWriter } from './progress-writer.ts';
+import { ProgressLog } from './progress-log.ts';
 import type { RunSlots } from './run-slots.ts';
 import { hasOwnKeys } from './task.ts';
+import { type TaskProgressEvent, taskProgressFault } from './task-event.ts';
 import type { TaskStore } from './task-store.ts';
-import { endPatch, FROM_SUBMITTED, FROM_WORKING, isConflict, START } from './task-writes.ts';
+import {
+  endPatch,
+  FROM_SUBMITTED,
+  FROM_UNFINISHED,
+  FROM_WORKING,
+  isConflict,
+  START,
+} from './task-writes.ts';
 
 /**
- * Runs one task of `agent` to its end in `store`: working, then completed or failed, writing its
- * output as it grows; a canceled task is left as the cancel wrote it. Never rejects; frees its
- * slot once over.
+ * Checks a progress event before it goes to the log: a hand-written agent's events are not
+ * checked on their way (a `defineAgent` run's are), and the log keeps only what every reader can
+ * read, so one it could not (a `text-delta` without a string delta, say) fails the run as the
+ * agent's doing, as a `defineAgent` run fails.
+ */
+function checkedProgress(event: AgentEvent, agentName: string): TaskProgressEvent {
+  const fault = taskProgressFault(event);
+  if (fault === undefined) return event as TaskProgressEvent;
+  throw new AgentFailureError({
+    agentName,
+    cause: new TypeError(`Agent '${agentName}' yielded ${fault}`),
+  });
+}
+
+/**
+ * Runs one task of `agent` to its end in `store`: working, then completed or failed, its progress
+ * events appended to the task's log as they come (the text deltas growing its output); a canceled
+ * task is left as the cancel wrote it. Never rejects; frees its slot once over.
  */
 export async function runTask(
   agent: Agent,
@@ -26,7 +51,7 @@ export async function runTask(
   slots: RunSlots,
 ): Promise<void> {
   const { signal } = controller;
-  const progress = new ProgressWriter(store, id);
+  const progress = new ProgressLog(store, id);
   try {
     const task = await store.update(id, START, FROM_SUBMITTED);
     let end: TerminalEvent | undefined;
@@ -38,14 +63,12 @@ export async function runTask(
       );
       end = await terminalEventOf(
         events,
-        (event) => {
-          if (event.type === 'text-delta') progress.append(event.delta);
-        },
+        (event) => progress.add(checkedProgress(event, agent.name)),
         signal,
       );
     } catch (error) {
       // What the agent throws (its stream on call, or a step) is its failure, as on every
-      // other surface; a progress write that failed is the store's.
+      // other surface; an append that failed is the store's.
       throw progress.failedWith(error) ? error : toAgentFailure(error, agent.name);
     }
     // Canceled: the task says so already.
@@ -54,16 +77,13 @@ export async function runTask(
     if (end.type === 'done') checkedOutput(end.output, agent.name);
     const writing = progress.settle();
     if (writing !== undefined) await writing;
-    const patch = endPatch(end, progress.output);
-    await store.update(id, patch, FROM_WORKING);
+    await store.update(id, endPatch(end, progress.takePending()), FROM_WORKING);
   } catch (error) {
     if (signal.aborted || isConflict(error)) return;
     const { code, message } = toAgentPortError(error);
     await progress.settle()?.catch(() => undefined);
-    const patch = endPatch({ type: 'error', code, message }, progress.output);
-    await store
-      .update(id, patch, { expectedStatus: ['submitted', 'working'] })
-      .catch(() => undefined);
+    const patch = endPatch({ type: 'error', code, message }, progress.takePending());
+    await store.update(id, patch, FROM_UNFINISHED).catch(() => undefined);
   } finally {
     slots.finished(id, controller);
   }

@@ -2,15 +2,18 @@ import type { Agent } from '../agent.ts';
 import { InvalidInputError } from '../errors/invalid-input-error.ts';
 import { TaskNotFoundError } from '../errors/task-not-found-error.ts';
 import { randomUuid } from '../internal/random-uuid.ts';
+import type { Message } from '../message.ts';
+import { type EventSource, followEvents, type TaskFollowOptions } from './follow-events.ts';
 import { createMemoryTaskStore } from './memory-task-store.ts';
 import { RunSlots } from './run-slots.ts';
 import { runTask } from './run-task.ts';
 import type { Task } from './task.ts';
-import type { TaskListOptions, TaskPage, TaskStore } from './task-store.ts';
+import type { TaskEvent, TaskLogEntry } from './task-event.ts';
+import type { TaskEventsOptions, TaskListOptions, TaskPage, TaskStore } from './task-store.ts';
 import { TaskWatchers } from './task-watchers.ts';
 import { cancelTask, cancelUnfinished } from './task-writes.ts';
 import { untilTerminal, waitForTask } from './until-terminal.ts';
-import { watchTask } from './watch-task.ts';
+import { type Watcher, watchTask } from './watch-task.ts';
 
 /** Options of {@link createTaskRunner}. */
 export interface TaskRunnerOptions {
@@ -29,22 +32,28 @@ export interface TaskWaitOptions {
   timeoutMs?: number;
 }
 
+/** What a task is created with besides its input. */
+export interface TaskSubmitOptions {
+  metadata?: Record<string, unknown>;
+  /** The conversation it joins; without one, the store starts a new one. */
+  contextId?: string;
+  /** Its history to begin with (the caller's message, as a surface received it). */
+  messages?: readonly Message[];
+}
+
 /** Runs an agent's tasks through their lifecycle, with bounded concurrency and cancellation. */
 export interface TaskRunner {
   readonly agent: Agent;
   readonly store: TaskStore;
   /** Creates a task in `submitted` and schedules it; resolves with the created task. */
-  submit(input: string, options?: { metadata?: Record<string, unknown> }): Promise<Task>;
+  submit(input: string, options?: TaskSubmitOptions): Promise<Task>;
   /**
    * Submits a task and waits for it, as `submit` then `wait` would, but watching it from its
    * creation (no change can slip by, nothing is read back): resolves with the task once terminal,
    * or as it is when `timeoutMs` runs out or the runner closes. When `signal` aborts first, the
    * task is canceled (nobody else knows its id) and the call resolves with it.
    */
-  submitAndWait(
-    input: string,
-    options?: TaskWaitOptions & { metadata?: Record<string, unknown> },
-  ): Promise<Task>;
+  submitAndWait(input: string, options?: TaskWaitOptions & TaskSubmitOptions): Promise<Task>;
   /** The task, or a TaskNotFoundError (also for a task of another agent in a shared store). */
   get(id: string): Promise<Task>;
   /** This agent's tasks, newest first. */
@@ -65,6 +74,14 @@ export interface TaskRunner {
    * (the changes in between are skipped, each task being whole).
    */
   watch(id: string, options?: TaskWaitOptions): AsyncIterable<Task>;
+  /** The task's events after `options.after` (see `TaskStore.events`); TaskNotFoundError for another agent's. */
+  events(id: string, options?: TaskEventsOptions): Promise<readonly TaskLogEntry[]>;
+  /**
+   * Yields the task's events after `options.after`, then each new one as it is appended, until
+   * the task ends, `signal` aborts or the runner closes: nothing missed, nothing twice (see
+   * `followTaskEvents`). Rejects as `events` does (EventsAheadError, EventsExpiredError).
+   */
+  follow(id: string, options?: TaskFollowOptions): AsyncIterable<TaskLogEntry>;
   /**
    * Cancels every task this runner is running or has queued, stops listening to the store, and
    * ends every wait and watch (a wait resolves with the task as it is): once closed, nothing
@@ -81,14 +98,43 @@ function createTask(
   store: TaskStore,
   agentName: string,
   input: string,
-  metadata: Record<string, unknown> = {},
+  options: TaskSubmitOptions,
 ): Promise<Task> {
   if (typeof input !== 'string' || input.length === 0) {
     return Promise.reject(
       new InvalidInputError('input must be a non-empty string', { field: 'input' }),
     );
   }
-  return store.create({ id: randomUuid(), agentName, input, metadata });
+  const { metadata = {}, contextId, messages } = options;
+  return store.create({ id: randomUuid(), agentName, input, metadata, contextId, messages });
+}
+
+/** No events: what a watcher told of a change without them is given. */
+const NO_EVENTS: readonly TaskEvent[] = Object.freeze([]);
+
+/**
+ * Where a runner's `follow` reads one task (as the runner does: another agent's is not found)
+ * and hears of its changes: through the runner's own watchers of that task, not a listener of
+ * the whole store per follower.
+ */
+function runnerSource(
+  id: string,
+  store: TaskStore,
+  get: (id: string) => Promise<Task>,
+  watchers: TaskWatchers,
+): EventSource {
+  return {
+    get: () => get(id),
+    read: (after) => store.events(id, { after }),
+    listen(onChange, onEnd) {
+      const watcher: Watcher = (task, events) => {
+        if (task === undefined) onEnd();
+        else onChange(task, events ?? NO_EVENTS);
+      };
+      watchers.add(id, watcher);
+      return () => watchers.remove(id, watcher);
+    },
+  };
 }
 
 /**
@@ -106,11 +152,11 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
   const slots = new RunSlots(options.maxConcurrency ?? 16, (id, controller, running) =>
     runTask(agent, store, id, controller, running),
   );
-  const unsubscribe = store.subscribe((task) => {
+  const unsubscribe = store.subscribe((task, events) => {
     if (task.agentName !== agent.name) return;
     // Whichever process canceled it, the agent running it here stops now and frees its slot.
     if (task.status === 'canceled') slots.canceled(task.id);
-    watchers.notify(task);
+    watchers.notify(task, events);
   });
 
   async function get(id: string): Promise<Task> {
@@ -127,7 +173,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     cancel,
 
     async submit(input, submitOptions = {}) {
-      const task = await createTask(store, agent.name, input, submitOptions.metadata);
+      const task = await createTask(store, agent.name, input, submitOptions);
       slots.start(task.id);
       return task;
     },
@@ -138,7 +184,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
 
     async submitAndWait(input, waitOptions = {}) {
       waitOptions.signal?.throwIfAborted();
-      const task = await createTask(store, agent.name, input, waitOptions.metadata);
+      const task = await createTask(store, agent.name, input, waitOptions);
       // Watched before it can start: every change is seen, nothing needs reading back.
       const waiting = untilTerminal(task.id, waitOptions, get, watchers);
       slots.start(task.id);
@@ -159,6 +205,15 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
 
     watch(id, watchOptions = {}) {
       return watchTask(id, watchOptions.signal, get, watchers.add, watchers.remove);
+    },
+
+    async events(id, eventsOptions) {
+      await get(id);
+      return store.events(id, eventsOptions);
+    },
+
+    follow(id, followOptions) {
+      return followEvents(runnerSource(id, store, get, watchers), followOptions);
     },
 
     async close() {

@@ -1,18 +1,53 @@
-import type { Task, TaskError, TaskStatus } from './task.ts';
+import type { Message, Part } from '../message.ts';
+import type { Task, TaskError } from './task.ts';
+import type { TaskEvent, TaskLogEntry, TaskProgressEvent } from './task-event.ts';
+import type { TaskStatus } from './task-lifecycle.ts';
 
-/** What a store needs to create a task; it sets the status and timestamps itself. */
+/** What a store needs to create a task; it sets the status, the timestamps and the log itself. */
 export interface NewTask {
   id: string;
+  /** The conversation it joins; without one, it starts a new one named by its own `id`. */
+  contextId?: string;
   agentName: string;
   input: string;
   metadata: Record<string, unknown>;
+  /** Its history to begin with (the caller's message, say); empty without. */
+  messages?: readonly Message[];
 }
 
-/** A change to a task: a status move (checked against the lifecycle) and/or its output or error. */
+/** A chunk of an artifact for {@link TaskPatch.artifacts}. */
+export interface TaskArtifactChunk {
+  artifactId: string;
+  name?: string;
+  parts: readonly Part[];
+  /** Add the parts to the artifact of that id (default false: replace it, or start it). */
+  append?: boolean;
+  /** No more chunks of this artifact follow (default false). */
+  lastChunk?: boolean;
+}
+
+/**
+ * A change to a task, applied in one step with the events that describe it, in this order:
+ * `progress` (as `append` would), one `message` event per message, one `artifact-update` per
+ * chunk, then one `status-update` when `status`, `statusMessage`, `output` or `error` is set.
+ */
 export interface TaskPatch {
+  /** A move (checked against the lifecycle), or the status it is in. */
   status?: TaskStatus;
+  /**
+   * The message that goes with the status. A move without one clears it; it is not added to
+   * the history (put it in `messages` too for that, as A2A servers do).
+   */
+  statusMessage?: Message;
+  /** Replaces the text view (the final answer, say). */
   output?: string;
   error?: TaskError;
+  /** Messages added to the history. */
+  messages?: readonly Message[];
+  /** Artifact chunks, applied in order. */
+  artifacts?: readonly TaskArtifactChunk[];
+  /** Progress events appended before the rest (a runner's last ones, in the step that ends it). */
+  progress?: readonly TaskProgressEvent[];
 }
 
 /** The optimistic check of an update: it applies only while the task is in one of these. */
@@ -37,28 +72,61 @@ export interface TaskPage {
   nextCursor?: string;
 }
 
-/** Called with a task after every change, whichever process made it. */
-export type TaskListener = (task: Task) => void;
+/** Which events of a task's log to read. */
+export interface TaskEventsOptions {
+  /** Read the events whose `seq` is greater (default 0: from the first). */
+  after?: number;
+  /** At most this many, the oldest first (default: all there are). */
+  limit?: number;
+}
 
 /**
- * Asynchronous, pluggable task storage. A durable store (PostgreSQL, say) implements `update` as a
- * conditional write (`... WHERE id = $1 AND status = ANY($2)`) and `subscribe` over a change feed
- * (LISTEN/NOTIFY), which is how a cancel made in one process reaches the runner in another.
+ * Called after every step that changed a task, whichever process made it, with the task after the
+ * step and the events the step appended, oldest first: the last has sequence number `task.seq`,
+ * the first `task.seq - events.length + 1`. A store that cannot carry the events (a notification
+ * from another process) may pass fewer, even none: a reader that needs them reads them with
+ * `events` (`followTaskEvents` does). The array is the listener's to read during the call only
+ * (the memory store may hand it its own); a listener that keeps the events copies them.
+ */
+export type TaskListener = (task: Task, events: readonly TaskEvent[]) => void;
+
+/**
+ * Asynchronous, pluggable task storage with an ordered event log per task. Every step that changes
+ * a task (`create`, `update`, `append`) appends the events describing the change to its log, and
+ * sets the task's `seq` to the last of them, atomically: a snapshot at `seq` N plus the events
+ * after N is the whole task, nothing missing and nothing twice. A durable store (PostgreSQL, say)
+ * makes each step one transaction (a conditional `UPDATE ... WHERE id = $1 AND status = ANY($2)`
+ * and the `INSERT` of its events), and `subscribe` a change feed (LISTEN/NOTIFY), which is how a
+ * cancel made in one process reaches the runner in another. The core README says it all in full.
  */
 export interface TaskStore {
-  /** Stores a new task in `submitted`. */
+  /** Stores a new task in `submitted`; its log starts with that status (seq 1). */
   create(task: NewTask): Promise<Task>;
   /** The task, or undefined when there is none (or it expired). */
   get(id: string): Promise<Task | undefined>;
   /**
-   * Applies `patch` if the task is still in an expected status; throws TaskNotFoundError,
-   * TaskConflictError (the check failed) or InvalidTransitionError (the lifecycle forbids it).
+   * Applies `patch` if the task is still in an expected status, appending the events describing
+   * it; throws TaskNotFoundError, TaskConflictError (the check failed) or InvalidTransitionError
+   * (the lifecycle forbids it, or the task is terminal and the patch would change it). A patch
+   * that sets nothing answers the task as it is, appends nothing and notifies no one.
    */
   update(id: string, patch: TaskPatch, options: TaskUpdateOptions): Promise<Task>;
+  /**
+   * Appends progress events to an unfinished task's log, changing nothing else but the text view
+   * (a `text-delta` grows `output`) and `updatedAt`; TaskNotFoundError, or TaskConflictError once
+   * the task is terminal (a late event of a canceled run is not kept).
+   */
+  append(id: string, events: readonly TaskProgressEvent[]): Promise<Task>;
+  /**
+   * The task's events after `options.after`, oldest first: TaskNotFoundError for an unknown task,
+   * EventsAheadError when `after` is beyond its last event, EventsExpiredError when retention
+   * dropped some of the events asked for (never a silent gap).
+   */
+  events(id: string, options?: TaskEventsOptions): Promise<readonly TaskLogEntry[]>;
   /** Lists tasks, newest first. */
   list(options?: TaskListOptions): Promise<TaskPage>;
   /** Removes finished tasks whose retention has run out; resolves with how many. */
   deleteExpired(now?: Date): Promise<number>;
-  /** Calls `listener` after every create and update; returns the unsubscribe function. */
+  /** Calls `listener` after every create, update and append; returns the unsubscribe function. */
   subscribe(listener: TaskListener): () => void;
 }

@@ -1,4 +1,5 @@
 import type { Task } from './task.ts';
+import type { TaskEvent } from './task-event.ts';
 import type { Watcher } from './watch-task.ts';
 
 /**
@@ -35,11 +36,11 @@ export class TaskWatchers {
     }
   };
 
-  /** Tells a task's watchers of its change. */
-  notify(task: Task): void {
+  /** Tells a task's watchers of its change and the events it appended. */
+  notify(task: Task, events: readonly TaskEvent[]): void {
     const watching = this.#watchers.get(task.id);
-    if (typeof watching === 'function') watching(task);
-    else if (watching !== undefined) for (const watcher of watching) watcher(task);
+    if (typeof watching === 'function') watching(task, events);
+    else if (watching !== undefined) for (const watcher of watching) watcher(task, events);
   }
 
   /** Refuses new watchers from now on (see {@link add}). */

@@ -1,7 +1,9 @@
 import type { TerminalEvent } from '../agent-output.ts';
 import { AgentPortError } from '../errors/agentport-error.ts';
 import { TaskNotCancelableError } from '../errors/task-not-cancelable-error.ts';
-import { isTerminalStatus, type Task } from './task.ts';
+import type { Task } from './task.ts';
+import type { TaskProgressEvent } from './task-event.ts';
+import { isTerminalStatus, UNFINISHED_STATUSES } from './task-lifecycle.ts';
 import type { TaskPatch, TaskStore, TaskUpdateOptions } from './task-store.ts';
 
 // The writes every run makes, made once (the store does not keep or change them).
@@ -11,15 +13,29 @@ export const START: TaskPatch = Object.freeze({ status: 'working' });
 export const FROM_SUBMITTED: TaskUpdateOptions = Object.freeze({ expectedStatus: 'submitted' });
 /** The check of a run's end: its task is still `working`. */
 export const FROM_WORKING: TaskUpdateOptions = Object.freeze({ expectedStatus: 'working' });
+/** The check of a cancel, or of a run that failed: its task is not finished. */
+export const FROM_UNFINISHED: TaskUpdateOptions = Object.freeze({
+  expectedStatus: UNFINISHED_STATUSES,
+});
+const CANCEL: TaskPatch = Object.freeze({ status: 'canceled' });
 
 /**
- * The change that ends a run: completed with its output, or failed with the output produced
- * before the failure (kept, as the progress writes would have).
+ * The change that ends a run: completed with its output, or failed (the output produced before
+ * the failure stays: the text deltas made it), with the progress events not appended yet.
  */
-export function endPatch(end: TerminalEvent, output: string): TaskPatch {
-  if (end.type === 'done') return { status: 'completed', output: end.output };
+export function endPatch(
+  end: TerminalEvent,
+  progress: readonly TaskProgressEvent[] | undefined,
+): TaskPatch {
+  if (end.type === 'done') {
+    return progress === undefined
+      ? { status: 'completed', output: end.output }
+      : { status: 'completed', output: end.output, progress };
+  }
   const error = { code: end.code, message: end.message };
-  return output === '' ? { status: 'failed', error } : { status: 'failed', error, output };
+  return progress === undefined
+    ? { status: 'failed', error }
+    : { status: 'failed', error, progress };
 }
 
 /** Whether an update lost a race: the task was no longer in the status it expected. */
@@ -29,12 +45,13 @@ export function isConflict(error: unknown): boolean {
 
 /** Cancels whatever of a task is unfinished; rejects as the store does (a conflict, say). */
 export function cancelUnfinished(store: TaskStore, id: string): Promise<Task> {
-  return store.update(id, { status: 'canceled' }, { expectedStatus: ['submitted', 'working'] });
+  return store.update(id, CANCEL, FROM_UNFINISHED);
 }
 
 /**
- * Cancels a submitted or working task; idempotent on a canceled one; TaskNotCancelableError on
- * a completed or failed one. `get` reads the task as the runner does.
+ * Cancels an unfinished task (submitted, working, input-required or auth-required); idempotent
+ * on a canceled one; TaskNotCancelableError on a completed, failed or rejected one. `get` reads
+ * the task as the runner does.
  */
 export async function cancelTask(
   store: TaskStore,

@@ -1,10 +1,5 @@
-import { InvalidTransitionError } from '../errors/invalid-transition-error.ts';
-
-/** Every task status, in lifecycle order. */
-export const TASK_STATUSES = ['submitted', 'working', 'completed', 'failed', 'canceled'] as const;
-
-/** Where a task is in its lifecycle. */
-export type TaskStatus = (typeof TASK_STATUSES)[number];
+import type { Message, Part } from '../message.ts';
+import type { TaskStatus } from './task-lifecycle.ts';
 
 /** Why a task failed, safe to send to a caller. */
 export interface TaskError {
@@ -12,44 +7,46 @@ export interface TaskError {
   message: string;
 }
 
-/** A unit of asynchronous work: one agent run for one input. */
+/** Something a task produced besides its messages: a document, an image, a data set. */
+export interface Artifact {
+  readonly artifactId: string;
+  readonly name?: string;
+  readonly parts: readonly Part[];
+}
+
+/**
+ * A unit of asynchronous work: one agent run (or a conversation's turns with one agent) for one
+ * input, with what A2A keeps of a task. Stores hand out frozen snapshots of it.
+ */
 export interface Task {
   readonly id: string;
+  /** The conversation it belongs to; a new one, named by its own id, when its creator named none. */
+  readonly contextId: string;
   /** The agent that runs it. */
   readonly agentName: string;
   readonly status: TaskStatus;
+  /** What the agent said with its current status (a question, when input-required), if anything. */
+  readonly statusMessage?: Message;
+  /** The text of the input it was created for. */
   readonly input: string;
-  /** The final output once completed; the output so far while working. */
+  /** The text view of its answer: the final output once completed, the text so far before. */
   readonly output?: string;
   /** Why it failed, when failed. */
   readonly error?: TaskError;
+  /** Its message history, oldest first (what its creator gave, and messages added since). */
+  readonly messages: readonly Message[];
+  /** What it produced, in the order each first appeared. */
+  readonly artifacts: readonly Artifact[];
   readonly metadata: Readonly<Record<string, unknown>>;
   /** ISO 8601 timestamps. */
   readonly createdAt: string;
   readonly updatedAt: string;
-}
-
-const NEXT: Record<TaskStatus, readonly TaskStatus[]> = {
-  submitted: ['working', 'canceled'],
-  working: ['completed', 'failed', 'canceled'],
-  completed: [],
-  failed: [],
-  canceled: [],
-};
-
-/** Whether a status ends the lifecycle (completed, failed or canceled). */
-export function isTerminalStatus(status: TaskStatus): boolean {
-  return NEXT[status].length === 0;
-}
-
-/** Whether the lifecycle allows moving from one status to another. */
-export function canTransition(from: TaskStatus, to: TaskStatus): boolean {
-  return NEXT[from].includes(to);
-}
-
-/** Throws an {@link InvalidTransitionError} unless the lifecycle allows `from` -> `to`. */
-export function assertTransition(from: TaskStatus, to: TaskStatus): void {
-  if (!canTransition(from, to)) throw new InvalidTransitionError(from, to);
+  /**
+   * The sequence number of the last event in its log (1 once created): this snapshot holds every
+   * change up to that event and none after, so a reader that follows the log after `seq` misses
+   * nothing and sees nothing twice.
+   */
+  readonly seq: number;
 }
 
 /** Whether an object (task metadata, say) has any own enumerable key. Internal to core. */

@@ -1,6 +1,7 @@
 import { LazyAbortListener } from '../internal/lazy-abort-listener.ts';
 import { LazyTimeout } from '../internal/lazy-timeout.ts';
-import { isTerminalStatus, type Task } from './task.ts';
+import type { Task } from './task.ts';
+import { isTerminalStatus } from './task-lifecycle.ts';
 import type { TaskWaitOptions } from './task-runner.ts';
 import type { TaskWatchers } from './task-watchers.ts';
 import type { Watcher } from './watch-task.ts';

@@ -1,12 +1,17 @@
-import { isTerminalStatus, type Task } from './task.ts';
+import type { Task } from './task.ts';
+import type { TaskEvent } from './task-event.ts';
+import { isTerminalStatus } from './task-lifecycle.ts';
 
-/** Called with a task after each change, then with undefined if the runner closes first. */
-export type Watcher = (task: Task | undefined) => void;
+/**
+ * Called with a task after each change and the events the change appended (see `TaskListener`),
+ * then with undefined if the runner closes first.
+ */
+export type Watcher = (task: Task | undefined, events?: readonly TaskEvent[]) => void;
 
 /**
  * A task runner's `watch`: yields the task now and after every change its watcher hears of, until
  * it is terminal, `signal` aborts or the runner closes (the watcher is called with undefined).
- * Changes that arrive out of order (an older `updatedAt`) are skipped, and so are those a slow
+ * Changes that arrive out of order (an older `seq`) are skipped, and so are those a slow
  * consumer has not taken before a newer one came: each task is whole, so only the newest is kept
  * (one task, not a queue of them, however fast the task changes).
  */
@@ -22,7 +27,7 @@ export async function* watchTask(
   let wake: (() => void) | undefined;
   const watcher: Watcher = (task) => {
     if (task === undefined) ended = true;
-    else if (newest === undefined || task.updatedAt >= newest.updatedAt) newest = task;
+    else if (newest === undefined || task.seq > newest.seq) newest = task;
     wake?.();
   };
   addWatcher(id, watcher);
@@ -42,7 +47,7 @@ export async function* watchTask(
         wake = undefined;
         continue;
       }
-      if (next === last || next.updatedAt < last.updatedAt) continue;
+      if (next.seq <= last.seq) continue;
       last = next;
       yield last;
     }

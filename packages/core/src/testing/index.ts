@@ -6,3 +6,8 @@ export {
 export { createFloodAgents, type FloodAgents } from './flood-agents.ts';
 export { createNumericAgent } from './numeric-agent.ts';
 export { type ReadmeExampleResult, runReadmeExample } from './readme-example.ts';
+export {
+  describeTaskStoreContract,
+  type TaskStoreContractOptions,
+  type TaskStoreFactory,
+} from './task-store-contract.ts';
