@@ -155,12 +155,16 @@ describe('OpenAPI answer schemas', () => {
     const answer = validatorOf(document, 'get', '/tasks/{id}');
     const task = {
       id: 't-1',
+      contextId: 'c-1',
       agentName: 'echo',
       status: 'completed',
       input: 'hi',
+      messages: [],
+      artifacts: [],
       metadata: {},
       createdAt: '2026-01-01T00:00:00.000Z',
       updatedAt: '2026-01-01T00:00:00.000Z',
+      seq: 3,
     };
     expect(answer.safeParse({ task }).success).toBe(true);
     const { agentName: _agentName, ...withoutAgent } = task;

@@ -90,20 +90,54 @@ export const waitQuerySchema = z.object({
 
 const taskErrorSchema = z.object({ code: z.string(), message: z.string() });
 
+/** A part of a message or an artifact: text, data (an object), or a file by URL or base64 bytes. */
+const partSchema = z.union([
+  z.object({ kind: z.literal('text'), text: z.string() }),
+  z.object({ kind: z.literal('data'), data: z.record(z.string(), z.unknown()) }),
+  z
+    .object({
+      kind: z.literal('file'),
+      mediaType: z.string(),
+      name: z.string().optional(),
+      url: z.string().optional(),
+      bytes: z.string().optional(),
+    })
+    .refine((part) => (part.url === undefined) !== (part.bytes === undefined), {
+      error: 'a file part has exactly one of url and bytes',
+    }),
+]);
+
+const messageSchema = z.object({
+  messageId: z.string(),
+  role: z.enum(['user', 'agent']),
+  parts: z.array(partSchema),
+});
+
+const artifactSchema = z.object({
+  artifactId: z.string(),
+  name: z.string().optional(),
+  parts: z.array(partSchema),
+});
+
 /**
  * A task as a client reads it: `id` and `status` are required; the other fields of our own server
  * take neutral defaults so servers that send less still parse.
  */
 export const taskSchema: z.ZodType<Task> = z.object({
   id: z.string().min(1),
+  contextId: z.string().default(''),
   agentName: z.string().default(''),
   status: z.enum(TASK_STATUSES),
+  statusMessage: messageSchema.optional(),
   input: z.string().default(''),
   output: z.string().optional(),
   error: taskErrorSchema.optional(),
+  messages: z.array(messageSchema).default([]),
+  artifacts: z.array(artifactSchema).default([]),
   metadata: z.record(z.string(), z.unknown()).default({}),
   createdAt: z.string().default(''),
   updatedAt: z.string().default(''),
+  seq: z.number().int().min(0).default(0),
 }) as z.ZodType<Task>;
 
 /** The body of every task answer: `{ "task": Task }`. */
