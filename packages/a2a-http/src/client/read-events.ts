@@ -1,9 +1,10 @@
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 
-/** One server-sent event: its `event` field (the type) and its data. */
+/** One server-sent event: its `event` field (the type), its data and its `id`, if any. */
 export interface ServerSentEvent {
   event: string | undefined;
   data: string;
+  id: string | undefined;
 }
 
 /** Options of {@link readEvents}. */
@@ -53,8 +54,8 @@ class ReadAhead {
     this.#options = options;
     this.#parser = createParser({
       maxBufferSize: options.maxEventCharacters,
-      onEvent: ({ event, data }) => {
-        this.#queue.push({ event, data });
+      onEvent: ({ event, data, id }) => {
+        this.#queue.push({ event, data, id });
         this.#queuedCharacters += data.length;
       },
       onError: (error) => {

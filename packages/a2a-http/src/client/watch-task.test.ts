@@ -19,12 +19,44 @@ const eventOf = (output: string) =>
   `event: task\ndata: ${JSON.stringify({ task: { ...working, output } })}\n\n`;
 const half = 'event: task\ndata: {"task":{"id":"t1","sta';
 
+const numbered = (output: string, seq: number) =>
+  `event: task\nid: ${seq}\ndata: ${JSON.stringify({ task: { ...working, output, seq } })}\n\n`;
+const logEvent = (seq: number, event: { type: string } & Record<string, unknown>) =>
+  `event: ${event.type}\nid: ${seq}\ndata: ${JSON.stringify(event)}\n\n`;
+/** The URLs the `/resume` and `/flaky` variants were asked for. */
+const asked: string[] = [];
+
+/**
+ * The log stream of `/resume` and `/flaky`: the task at seq 2 and its event 3, then a break;
+ * rejoined after 3, `/resume` sends events 4 and 5 (the end), `/flaky` breaks at once.
+ */
+function numberedStream(request: http.IncomingMessage, response: http.ServerResponse): void {
+  asked.push(request.url ?? '');
+  const rejoined = new URL(request.url ?? '', 'http://x').searchParams.get('lastEventId');
+  if (rejoined === null) {
+    const first = numbered('', 2) + logEvent(3, { type: 'text-delta', delta: 'tick 1' });
+    response.write(first, () => request.socket.destroy());
+  } else if ((request.url ?? '').startsWith('/flaky')) {
+    request.socket.destroy();
+  } else {
+    response.end(
+      logEvent(4, { type: 'text-delta', delta: '\ntick 2' }) +
+        logEvent(5, { type: 'status-update', status: 'completed', timestamp: 'now' }),
+    );
+  }
+}
+
 // A raw server whose events stream misbehaves; the first path segment picks how:
 // `/burst` sends three complete events and half of a fourth in one chunk, then breaks the
-// connection; `/open` sends the three events and stays open.
+// connection; `/open` sends the three events and stays open; `/resume` and `/flaky` number
+// their events and break (see numberedStream).
 const server = http.createServer((request, response) => {
   const variant = (request.url ?? '').split('/')[1];
   response.writeHead(200, { 'content-type': 'text/event-stream' });
+  if (variant === 'resume' || variant === 'flaky') {
+    numberedStream(request, response);
+    return;
+  }
   const events = ['tick 1', 'tick 2', 'tick 3'].map(eventOf);
   if (variant === 'burst') {
     response.write(events.join('') + half, () => request.socket.destroy());
@@ -63,6 +95,34 @@ describe.each([
     expect(seen).toEqual(['tick 1', 'tick 2', 'tick 3']);
     expect(error).toBeInstanceOf(RemoteUnreachableError);
     expect(error).toMatchObject({ code: 'remote_unreachable', operation: 'watchTask' });
+  });
+
+  it('rejoins a broken stream after the last event it had (lastEventId), folding the events into the task', async () => {
+    asked.length = 0;
+    const client = createA2AHttpClient({ baseUrl: `${served.url}/resume`, ...options });
+    const tasks: Task[] = [];
+    for await (const task of client.watchTask('t1')) tasks.push(task);
+    expect(tasks.map((task) => [task.seq, task.status, task.output])).toEqual([
+      [2, 'working', ''],
+      [3, 'working', 'tick 1'],
+      [4, 'working', 'tick 1\ntick 2'],
+      [5, 'completed', 'tick 1\ntick 2'],
+    ]);
+    expect(asked).toEqual(['/resume/tasks/t1/events', '/resume/tasks/t1/events?lastEventId=3']);
+  });
+
+  it('fails with remote_unreachable once two rejoins in a row brought no event', async () => {
+    asked.length = 0;
+    const client = createA2AHttpClient({ baseUrl: `${served.url}/flaky`, ...options });
+    const seen: string[] = [];
+    const error = await watchSlowly(client.watchTask('t1'), seen);
+    expect(seen).toEqual(['', 'tick 1']);
+    expect(error).toBeInstanceOf(RemoteUnreachableError);
+    expect(asked).toEqual([
+      '/flaky/tasks/t1/events',
+      '/flaky/tasks/t1/events?lastEventId=3',
+      '/flaky/tasks/t1/events?lastEventId=3',
+    ]);
   });
 
   it('hands over no event read ahead once the caller aborted', async () => {

@@ -3,7 +3,9 @@ import { ParseError } from 'eventsource-parser';
 import { MalformedResponseError } from '../errors/malformed-response-error.ts';
 import { RemoteHttpError } from '../errors/remote-http-error.ts';
 import { RemoteTimeoutError } from '../errors/remote-timeout-error.ts';
+import { RemoteUnreachableError } from '../errors/remote-unreachable-error.ts';
 import { errorBodySchema, taskResponseSchema } from '../wire/task-schemas.ts';
+import { foldTaskEvent } from './fold-task-event.ts';
 import {
   errorOf,
   type HttpCall,
@@ -17,6 +19,11 @@ import { readEvents, type ServerSentEvent, StreamIdleError } from './read-events
 const MAX_EVENT_CHARACTERS = 16 * 1024 * 1024;
 /** Reading pauses while this many characters of events wait for a slow consumer. */
 const READ_AHEAD_CHARACTERS = 1024 * 1024;
+/**
+ * How many times in a row a broken stream is rejoined (`lastEventId` = the last event seen)
+ * without an event arriving in between, before the break is the watch's error.
+ */
+const MAX_RESUMES = 2;
 
 /**
  * An events stream that sent nothing, not even a heartbeat, for longer than the watch allows: a
@@ -30,27 +37,8 @@ export class StalledEventsError extends RemoteTimeoutError {
   }
 }
 
-/**
- * Streams a task's changes from `GET /tasks/{id}/events`: the task now, then after every change,
- * ending after a terminal task (or when the remote ends the stream). The timeout covers the wait
- * for the response headers only; after them, a stream silent for `idleMs` (no event, no
- * heartbeat) fails with a {@link StalledEventsError} (no limit when undefined). When the stream breaks, the events that
- * arrived before are yielded first, then the error is thrown.
- */
-export async function* watchTask(
-  transport: HttpTransport,
-  id: string,
-  signal: AbortSignal | undefined,
-  idleMs: number | undefined,
-): AsyncGenerator<Task> {
-  const call: HttpCall = {
-    operation: 'watchTask',
-    method: 'GET',
-    path: `/tasks/${encodeURIComponent(id)}/events`,
-    signal,
-    taskId: id,
-    accept: 'text/event-stream',
-  };
+/** Opens the events stream (after `after`, when rejoining); a failed answer is its error. */
+async function openStream(transport: HttpTransport, call: HttpCall) {
   const exchange = await send(transport, call);
   const { response } = exchange;
   try {
@@ -62,17 +50,51 @@ export async function* watchTask(
         `${contentType || 'no content type'} instead of an event stream`,
       );
     }
+    return { exchange, body: response.body };
   } catch (error) {
     exchange.release();
     await response.body?.cancel().catch(() => undefined);
     throw error;
   }
+}
+
+/** The sequence number an SSE event of the log carries as its `id`. */
+function seqOf(operation: string, event: ServerSentEvent): number {
+  const seq = Number(event.id);
+  if (event.id === undefined || !Number.isSafeInteger(seq) || seq < 1) {
+    throw new MalformedResponseError(operation, `a ${event.event} event without a sequence id`);
+  }
+  return seq;
+}
+
+/**
+ * One events stream: a `task` event is the task as it is; every other named event is one event of
+ * its log, folded into the task known so far (`from` when rejoining, else the stream's `task`
+ * event; one before any task is skipped); an `error` event is a {@link RemoteHttpError}.
+ */
+async function* readStream(
+  transport: HttpTransport,
+  id: string,
+  options: WatchStreamOptions,
+): AsyncGenerator<Task> {
+  const { signal, idleMs, from } = options;
+  const call: HttpCall = {
+    operation: 'watchTask',
+    method: 'GET',
+    path: `/tasks/${encodeURIComponent(id)}/events`,
+    signal,
+    taskId: id,
+    accept: 'text/event-stream',
+    ...(from === undefined ? {} : { query: { lastEventId: String(from.seq) } }),
+  };
+  const { exchange, body } = await openStream(transport, call);
   exchange.clear();
-  const events = readEvents(response.body, {
+  const events = readEvents(body, {
     maxEventCharacters: MAX_EVENT_CHARACTERS,
     readAheadCharacters: READ_AHEAD_CHARACTERS,
     idleMs,
   });
+  let task = from;
   try {
     while (true) {
       // Events read ahead are not handed over once the caller has given up.
@@ -95,21 +117,79 @@ export async function* watchTask(
       if (step.done) return;
       const { event, data } = step.value;
       if (event === 'task') {
-        const { task } = parseJsonText(call.operation, data, taskResponseSchema);
-        yield task;
-        if (isTerminalStatus(task.status)) return;
+        task = parseJsonText(call.operation, data, taskResponseSchema).task;
       } else if (event === 'error') {
         const { error } = parseJsonText(call.operation, `{"error":${data}}`, errorBodySchema);
         throw new RemoteHttpError({
           operation: call.operation,
-          httpStatus: response.status,
+          httpStatus: 200,
           remoteCode: error.code,
           remoteMessage: error.message,
         });
+      } else if (event !== undefined && task !== undefined) {
+        const seq = seqOf(call.operation, step.value);
+        // Seen already (a server that resent it): folding it twice would double its change.
+        if (seq <= task.seq) continue;
+        task = foldTaskEvent(call.operation, task, seq, event, data);
+      } else {
+        continue;
       }
+      yield task;
+      if (isTerminalStatus(task.status)) return;
     }
   } finally {
     exchange.release();
     await events.return(undefined);
+  }
+}
+
+/** Options of one events stream of a watch. */
+interface WatchStreamOptions {
+  signal: AbortSignal | undefined;
+  idleMs: number | undefined;
+  /** The task as last seen, when rejoining a broken stream after its `seq`. */
+  from?: Task | undefined;
+}
+
+/** Whether a watch whose stream failed with `error` rejoins it after `task`'s last event. */
+function rejoins(error: unknown, task: Task | undefined, signal: AbortSignal | undefined): boolean {
+  return (
+    error instanceof RemoteUnreachableError &&
+    task !== undefined &&
+    task.seq > 0 &&
+    signal?.aborted !== true
+  );
+}
+
+/**
+ * Streams a task from `GET /tasks/{id}/events`: the task now, then after each event of its log,
+ * ending after a terminal task (or when the remote ends the stream). The timeout covers the wait
+ * for the response headers only; after them, a stream silent for `idleMs` (no event, no
+ * heartbeat) fails with a {@link StalledEventsError} (no limit when undefined). When the
+ * connection breaks, the events that arrived before are yielded first; then the stream is
+ * rejoined after the last event seen (`lastEventId`), when the task carries sequence numbers,
+ * up to {@link MAX_RESUMES} times in a row without an event in between; else the error is thrown.
+ */
+export async function* watchTask(
+  transport: HttpTransport,
+  id: string,
+  signal: AbortSignal | undefined,
+  idleMs: number | undefined,
+): AsyncGenerator<Task> {
+  let task: Task | undefined;
+  let resumes = 0;
+  for (;;) {
+    try {
+      for await (const next of readStream(transport, id, { signal, idleMs, from: task })) {
+        task = next;
+        resumes = 0;
+        yield next;
+        if (isTerminalStatus(next.status)) return;
+      }
+      return;
+    } catch (error) {
+      if (!rejoins(error, task, signal) || resumes >= MAX_RESUMES) throw error;
+      resumes += 1;
+    }
   }
 }

@@ -228,21 +228,29 @@ describe('GET /tasks', () => {
 });
 
 describe('GET /tasks/{id}/events', () => {
-  it('streams every change of the task as SSE and ends at its terminal status', async () => {
+  it('streams the task, then every later event of its log numbered by seq, ending at its terminal status', async () => {
     const target = server(createTickerAgent());
     const task = await create(target, '3 every 30ms');
     const response = await target.app.request(`/tasks/${task.id}/events`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     const events = await sseEvents(response);
-    const tasks = events.map((event) => (JSON.parse(event.data) as { task: Task }).task);
-    expect(events.every((event) => event.event === 'task')).toBe(true);
-    expect(events.map((event) => event.id)).toEqual(events.map((_, index) => String(index + 1)));
-    expect(tasks.at(-1)).toMatchObject({ status: 'completed', output: 'tick 1\ntick 2\ntick 3' });
-    expect(tasks.map((entry) => entry.output ?? '')).toContain('tick 1\ntick 2');
+    const [first, ...rest] = events;
+    expect(first?.event).toBe('task');
+    const snapshot = (JSON.parse(first?.data ?? '') as { task: Task }).task;
+    expect(first?.id).toBe(String(snapshot.seq));
+    const log = await target.runner.events(task.id, { after: snapshot.seq });
+    expect(rest.map((event) => Number(event.id))).toEqual(log.map((entry) => entry.seq));
+    expect(rest.map((event) => event.event)).toEqual(log.map((entry) => entry.event.type));
+    expect(rest.map((event) => JSON.parse(event.data))).toEqual(log.map((entry) => entry.event));
+    expect(rest.filter((event) => event.event === 'text-delta')).toHaveLength(3);
+    expect(JSON.parse(events.at(-1)?.data ?? '')).toMatchObject({
+      type: 'status-update',
+      status: 'completed',
+    });
   });
 
-  it('sends the terminal task at once for a finished task', async () => {
+  it('sends only the terminal task for a finished task', async () => {
     const target = server();
     const task = await create(target, 'x');
     await target.runner.wait(task.id);
@@ -251,13 +259,14 @@ describe('GET /tasks/{id}/events', () => {
     expect(JSON.parse(events[0]?.data ?? '').task.status).toBe('completed');
   });
 
-  it('ends with the canceled task when the task is canceled', async () => {
+  it('ends with the canceled status update when the task is canceled', async () => {
     const target = server(createTickerAgent());
     const task = await create(target, '100 every 20ms');
     const response = await target.app.request(`/tasks/${task.id}/events`);
     setTimeout(() => void target.runner.cancel(task.id), 80);
     const events = await sseEvents(response);
-    expect(JSON.parse(events.at(-1)?.data ?? '').task.status).toBe('canceled');
+    expect(events.at(-1)?.event).toBe('status-update');
+    expect(JSON.parse(events.at(-1)?.data ?? '').status).toBe('canceled');
   });
 });
 

@@ -1,12 +1,5 @@
 import { isTerminalStatus, type Task, type TaskRunner } from '@agentport/core';
-import {
-  honoAction,
-  methodNotAllowed,
-  parseQuery,
-  ShuttingDownError,
-  SSE_HEADERS,
-  streamSSE,
-} from '@agentport/http';
+import { honoAction, methodNotAllowed, parseQuery, ShuttingDownError } from '@agentport/http';
 import type { Context, Hono } from 'hono';
 import type * as z from 'zod';
 import {
@@ -16,6 +9,7 @@ import {
   waitQuerySchema,
 } from '../wire/task-schemas.ts';
 import { createTaskAction } from './create-task-action.ts';
+import { taskEventsHandler } from './task-events.ts';
 
 /** What the task routes need from their server. */
 export interface TaskRoutesOptions {
@@ -153,26 +147,6 @@ export function registerTaskRoutes(app: Hono, options: TaskRoutesOptions): void 
   });
   app.all('/tasks/:id/cancel', methodNotAllowed(['POST']));
 
-  app.get('/tasks/:id/events', async (context) => {
-    const id = context.req.param('id');
-    await runner.get(id);
-    // Hono answers HEAD with the GET handler's headers: never start a stream nobody reads.
-    if (context.req.raw.method === 'HEAD') return new Response(null, { headers: SSE_HEADERS });
-    return streamSSE(
-      context,
-      async (writer) => {
-        let sequence = 0;
-        for await (const task of runner.watch(id, { signal: writer.signal })) {
-          sequence += 1;
-          writer.write({ event: 'task', data: JSON.stringify(taskBody(task)), id: sequence });
-          // Each event is the whole task: while the reader catches up, the watch keeps only the
-          // newest, so a task changing faster than it is read (a large output growing) is sent
-          // as often as the reader takes it, not queued until the stream ends as `slow_reader`.
-          await writer.drained();
-        }
-      },
-      options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs },
-    );
-  });
+  app.get('/tasks/:id/events', taskEventsHandler({ runner, heartbeatMs: options.heartbeatMs }));
   app.all('/tasks/:id/events', methodNotAllowed(['GET', 'HEAD']));
 }

@@ -88,10 +88,11 @@ export const waitQuerySchema = z.object({
     ),
 });
 
-const taskErrorSchema = z.object({ code: z.string(), message: z.string() });
+/** A failed task's `{ code, message }`. */
+export const taskErrorSchema = z.object({ code: z.string(), message: z.string() });
 
 /** A part of a message or an artifact: text, data (an object), or a file by URL or base64 bytes. */
-const partSchema = z.union([
+export const partSchema = z.union([
   z.object({ kind: z.literal('text'), text: z.string() }),
   z.object({ kind: z.literal('data'), data: z.record(z.string(), z.unknown()) }),
   z
@@ -107,7 +108,8 @@ const partSchema = z.union([
     }),
 ]);
 
-const messageSchema = z.object({
+/** A message of a task's history or status. */
+export const messageSchema = z.object({
   messageId: z.string(),
   role: z.enum(['user', 'agent']),
   parts: z.array(partSchema),
