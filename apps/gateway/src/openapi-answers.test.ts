@@ -248,4 +248,34 @@ describe('OpenAPI answer schemas', () => {
     const card = await app.request('/.well-known/agent-card.json?agent=echo', { headers });
     expect(((await card.json()) as { name: string }).name).toBe('echo');
   });
+
+  it('documents the events route as resumable: ?lastEventId, and its 400, 404 and 410', async () => {
+    const { app, document } = await documented();
+    for (const path of ['/tasks/{id}/events', '/agents/echo/tasks/{id}/events']) {
+      const operation = document.paths[path]?.get;
+      expect(operation?.parameters).toEqual([
+        expect.objectContaining({ name: 'id', in: 'path' }),
+        expect.objectContaining({ name: 'lastEventId', in: 'query', required: false }),
+      ]);
+      expect(Object.keys(operation?.responses ?? {})).toEqual([
+        '200',
+        '400',
+        '404',
+        '410',
+        'default',
+      ]);
+      expect(Object.keys(operation?.responses['200']?.content ?? {})).toEqual([
+        'text/event-stream',
+      ]);
+    }
+    // The route reads it indeed: a lastEventId that is not a number is refused.
+    const created = await app.request('/agents/echo/tasks?wait=5', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ input: 'x' }),
+    });
+    const { task } = (await created.json()) as { task: { id: string } };
+    const refused = await app.request(`/agents/echo/tasks/${task.id}/events?lastEventId=x`);
+    expect(refused.status).toBe(400);
+  });
 });

@@ -31,6 +31,20 @@ export const rootCardQuerySchema = z.object({
     .describe("The agent whose card to answer (default: the gateway's default agent)"),
 });
 
+/**
+ * The query of `GET .../tasks/{id}/events`: `lastEventId`, for clients that cannot send the
+ * `Last-Event-ID` header (which wins when both are sent; the a2a-http route parses them).
+ */
+const taskEventsQuerySchema = z.object({
+  lastEventId: z
+    .string()
+    .regex(/^(?:0|[1-9]\d{0,15})$/)
+    .optional()
+    .describe(
+      'Resume after this event id (a sequence number of the task), as the Last-Event-ID header does',
+    ),
+});
+
 interface Rule {
   method: string;
   path: RegExp;
@@ -156,7 +170,18 @@ const RULES: Rule[] = [
   {
     method: 'GET',
     path: new RegExp(`^${PREFIX}/tasks/\\{id\\}/events$`),
-    doc: { summary: "Stream the task's changes", tag: A2A, sse: 'only' },
+    doc: {
+      summary:
+        "Stream the task's events (SSE, id = the task's sequence number): the task, then each later event of its log; with Last-Event-ID (or ?lastEventId) N, the events after N",
+      tag: A2A,
+      sse: 'only',
+      query: taskEventsQuerySchema,
+      errorStatuses: {
+        400: 'invalid_input when the Last-Event-ID is not a number; events_ahead when it is beyond the last event of the task',
+        404: 'task_not_found: no such task for this agent',
+        410: "events_expired when retention dropped the events after it (rejoin without one for the task's snapshot)",
+      },
+    },
   },
   {
     method: 'POST',

@@ -2,13 +2,15 @@ import { createMemoryTaskStore, type Task } from '@agentport/core';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Served, serve } from '../testing/serve.ts';
+import { postJson, type Served, serve } from '../testing/serve.ts';
 import { type A2AHttpServer, createA2AHttpServer } from './create-a2a-http-server.ts';
 
 const stops: Served[] = [];
+const servers: A2AHttpServer[] = [];
 
 afterEach(async () => {
   await Promise.all(stops.splice(0).map((served) => served.stop()));
+  await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
 async function served(server: A2AHttpServer): Promise<Served> {
@@ -155,10 +157,15 @@ describe('GET /tasks/{id}/events for a reader behind the retention of the log', 
   it('sends the task as it is again once the events the reader had not taken are dropped', async () => {
     const store = createMemoryTaskStore({ maxEventsPerTask: 50 });
     const server = createA2AHttpServer({ agent: createEchoAgent(), store });
-    const { url } = await served(server);
+    servers.push(server);
     const input = 'ab '.repeat(20_000);
-    const task = await createTask(url, input);
-    const events = await readEvents(await fetch(`${url}/tasks/${task.id}/events`));
+    const created = await postJson(server.app, '/tasks', { input });
+    const { task } = (await created.json()) as { task: Task };
+    // In memory, the stream waits for its reader once 64 KiB are written: the reader takes
+    // nothing until the task is done, 20,000 events on, far past the 50 the store keeps.
+    const response = await server.app.request(`/tasks/${task.id}/events`);
+    await server.runner.wait(task.id);
+    const events = await readEvents(response);
     let output = '';
     let status = '';
     let last = 0;
@@ -171,7 +178,8 @@ describe('GET /tasks/{id}/events for a reader behind the retention of the log', 
       else if (event.event === 'text-delta') output += data.delta;
       else if (event.event === 'status-update') status = data.status;
     }
-    expect(events.filter((event) => event.event === 'task').length).toBeGreaterThan(1);
+    const snapshots = events.filter((event) => event.event === 'task');
+    expect(snapshots.length).toBeGreaterThan(1);
     expect(output === input).toBe(true);
     expect(status).toBe('completed');
   });
