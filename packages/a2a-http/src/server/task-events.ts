@@ -1,6 +1,6 @@
 import { AgentPortError, isTerminalStatus, type Task, type TaskRunner } from '@agentport/core';
 import { lastEventIdOf, SSE_HEADERS, type SSEWriter, streamSSE } from '@agentport/http';
-import type { Context } from 'hono';
+import type { Context, Env } from 'hono';
 
 /**
  * Characters written since the reader last caught up before the stream waits for it again: the
@@ -83,8 +83,8 @@ async function writeLog(
 export function taskEventsHandler(options: TaskEventsOptions) {
   const { runner } = options;
   const sseOptions = options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs };
-  return async function taskEvents(context: Context): Promise<Response> {
-    const id = context.req.param('id') as string;
+  return async function taskEvents(context: Context<Env, '/tasks/:id/events'>): Promise<Response> {
+    const id = context.req.param('id');
     const after = lastEventIdOf(context);
     const task = await runner.get(id);
     if (after !== undefined) await runner.events(id, { after, limit: 1 });
