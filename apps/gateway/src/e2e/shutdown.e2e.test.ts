@@ -48,8 +48,11 @@ describe('graceful shutdown', () => {
     expect(invoked.status).toBe(200);
     expect(await invoked.json()).toEqual({ result: 'tick 1\ntick 2\ntick 3\ntick 4' });
     const taskEvents = await readEvents(watched);
+    // The stream's last event is the task's terminal status update.
+    expect(taskEvents.at(-1)?.event).toBe('status-update');
     expect(JSON.parse(taskEvents.at(-1)?.data ?? '')).toMatchObject({
-      task: { status: 'canceled' },
+      type: 'status-update',
+      status: 'canceled',
     });
     expect(await exited).toBe(0);
   });
