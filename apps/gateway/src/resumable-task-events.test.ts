@@ -152,3 +152,64 @@ describe('GET /agents/{name}/tasks/{id}/events', () => {
     }
   });
 });
+
+describe('POST /agents/{name}/stream rejoined at its Content-Location', () => {
+  async function stream(url: string, input: string): Promise<Response> {
+    const response = await fetch(`${url}/agents/ticker/stream`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ input }),
+    });
+    expect(response.status).toBe(200);
+    return response;
+  }
+
+  it("names the run's task events, whose ids the stream's events carry", async () => {
+    const url = await start();
+    const response = await stream(url, '3 every 20ms');
+    const location = response.headers.get('content-location') ?? '';
+    expect(location).toMatch(/^\/agents\/ticker\/tasks\/[0-9a-f-]{36}\/events$/);
+    const streamed = await readEvents(response);
+    expect(streamed.map((event) => event.event)).toEqual([
+      'text-delta',
+      'text-delta',
+      'text-delta',
+      'done',
+    ]);
+    // Rejoined from the start: the whole log, of which the stream sent the progress and the end.
+    const whole = entriesOf(
+      await readEvents(await fetch(`${url}${location}`, { headers: { 'last-event-id': '0' } })),
+    );
+    expect(whole.map((entry) => entry.seq)).toEqual(whole.map((_, index) => index + 1));
+    const sent = whole.filter(
+      (entry) => entry.event.type === 'text-delta' || entry.seq === whole.at(-1)?.seq,
+    );
+    expect(streamed.map((event) => Number(event.id))).toEqual(sent.map((entry) => entry.seq));
+    expect(whole.at(-1)?.event).toMatchObject({ type: 'status-update', status: 'completed' });
+  });
+
+  it('continues a dropped stream at N+1 with no gap and no duplicate (its run canceled)', async () => {
+    const url = await start();
+    const response = await stream(url, '50 every 20ms');
+    const location = response.headers.get('content-location') ?? '';
+    const before = await readEvents(response, 2);
+    const lastId = Number(before.at(-1)?.id);
+    const rejoined = await fetch(`${url}${location}`, {
+      headers: { 'last-event-id': String(lastId) },
+    });
+    expect(rejoined.status).toBe(200);
+    const after = entriesOf(await readEvents(rejoined));
+    expect(after[0]?.seq).toBe(lastId + 1);
+    // The caller going away canceled the run: the log ends there.
+    expect(after.at(-1)?.event).toMatchObject({ type: 'status-update', status: 'canceled' });
+    const whole = entriesOf(
+      await readEvents(await fetch(`${url}${location}`, { headers: { 'last-event-id': '0' } })),
+    );
+    expect(after).toEqual(whole.filter((entry) => entry.seq > lastId));
+    expect(before.map((event) => Number(event.id))).toEqual(
+      whole
+        .filter((entry) => entry.event.type === 'text-delta' && entry.seq <= lastId)
+        .map((entry) => entry.seq),
+    );
+  });
+});

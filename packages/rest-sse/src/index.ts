@@ -1,3 +1,4 @@
+export type { RegisterOptions } from './server/agent-registry.ts';
 export { type AgentSummary, describeAgent } from './server/describe-agent.ts';
 export {
   createRestServer,
