@@ -51,8 +51,7 @@ function handRolledSecurity(secured: boolean) {
 /**
  * Creates the servers of `agents` on every surface: a hand-rolled A2A server and an official SDK
  * one per agent (their cards read the agent as it is then), a REST/SSE registration, and one
- * compat app over them all. One task store serves every hand-rolled A2A server and the REST
- * streams (each a task, rejoined at `/agents/{name}/tasks/{id}/events`).
+ * compat app over them all. One task store serves every hand-rolled A2A server.
  */
 export function createAgentServers(
   agents: readonly Agent[],
@@ -68,8 +67,7 @@ export function createAgentServers(
   const card = { version, ...handRolledSecurity(secured) };
   const a2aHttp = new Map<string, A2AHttpServer>();
   const a2aSdk = new Map<string, A2ASdkServer>();
-  // REST streams are tasks in the same store: the hand-rolled routes of the agent rejoin them.
-  const rest = createRestServer({ maxBodyBytes, store, ...heartbeat });
+  const rest = createRestServer({ maxBodyBytes, ...heartbeat });
   const runner = createGatewayRunner(options.unavailable);
   const compat = createCompatApp({
     runner: runner.runner,

@@ -1,4 +1,3 @@
-export type { RegisterOptions } from './server/agent-registry.ts';
 export { type AgentSummary, describeAgent } from './server/describe-agent.ts';
 export {
   createRestServer,

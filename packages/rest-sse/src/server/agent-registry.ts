@@ -2,19 +2,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   type Agent,
   AgentNotFoundError,
-  createTaskRunner,
   DuplicateAgentError,
   InvalidInputError,
-  type TaskRunner,
-  type TaskStore,
 } from '@agentport/core';
 import {
-  type ActionStreamOptions,
   errorResponse,
   honoAction,
-  lastEventIdOf,
   MethodNotAllowedError,
-  openSSE,
   type RouteAction,
   RouteNotFoundError,
   ShuttingDownError,
@@ -29,7 +23,6 @@ import type { Context } from 'hono';
 import { describeAgent } from './describe-agent.ts';
 import { invokeAction, streamAction } from './rest-actions.ts';
 import { isRouteName, normalizeRouteName } from './route-name.ts';
-import { writeTaskStream } from './task-stream.ts';
 
 /** The methods of `GET /` and `GET /{name}`. */
 export const SHOW_METHODS = ['GET', 'HEAD'] as const;
@@ -37,8 +30,6 @@ const ACTION_METHODS = ['POST'] as const;
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 /** A percent-encoded `/` in a path. */
 const ENCODED_SLASH = /%2f/i;
-/** `{name}/tasks/{id}/events`: where a stream is rejoined. */
-const TASK_EVENTS_PATH = /^(.+)\/tasks\/([^/]+)\/events$/;
 
 /** One action of an agent, on both paths, built from its one declaration. */
 interface ServedAction {
@@ -50,19 +41,7 @@ interface Entry {
   /** The JSON of `GET /{name}`, computed once. */
   summary: string;
   invoke: ServedAction;
-  /** Where its streams run as tasks. */
-  runner: TaskRunner;
-  /** Whether the registry made the runner (and closes it). */
-  ownsRunner: boolean;
-}
-
-/** How one agent is registered. */
-export interface RegisterOptions {
-  /**
-   * The runner of its streams (each `POST /{name}/stream` is one of its tasks), which must run
-   * this agent; default: one over the server's store, without a concurrency limit.
-   */
-  runner?: TaskRunner;
+  stream: ServedAction;
 }
 
 /** What a registry's actions are built with. */
@@ -71,8 +50,6 @@ export interface AgentRegistryOptions {
   heartbeatMs: number | undefined;
   maxBufferedBytes: number | undefined;
   directNodeStreaming: boolean;
-  /** Where the runners the registry makes keep their tasks. */
-  store: TaskStore;
 }
 
 function isAgent(value: unknown): value is Agent {
@@ -95,24 +72,14 @@ export class AgentRegistry {
   readonly #agents = new Map<string, Entry>();
   readonly #options: AgentRegistryOptions;
   readonly #closing = new AbortController();
-  readonly #streamOptions: ActionStreamOptions;
   #listing: string | undefined;
 
   constructor(options: AgentRegistryOptions) {
     this.#options = options;
-    this.#streamOptions = {
-      heartbeatMs: options.heartbeatMs,
-      maxBufferedBytes: options.maxBufferedBytes,
-      direct: options.directNodeStreaming,
-      shutdownSignal: this.#closing.signal,
-    };
   }
 
-  /**
-   * Registers an agent under a route name; throws on an empty, invalid or taken name, and on a
-   * runner of another agent.
-   */
-  register(name: string, agent: Agent, registerOptions: RegisterOptions = {}): void {
+  /** Registers an agent under a route name; throws on an empty, invalid or taken name. */
+  register(name: string, agent: Agent): void {
     const routeName = normalizeRouteName(name);
     if (!isAgent(agent)) {
       throw new InvalidInputError(`'${routeName}' is not an agent (it needs invoke and stream)`, {
@@ -120,57 +87,24 @@ export class AgentRegistry {
       });
     }
     if (this.#agents.has(routeName)) throw new DuplicateAgentError(routeName);
-    const given = registerOptions.runner;
-    if (given !== undefined && given.agent !== agent) {
-      throw new InvalidInputError(`The runner given for '${routeName}' runs another agent`, {
-        field: 'runner',
-      });
-    }
-    const { maxBodyBytes, store } = this.#options;
+    const { maxBodyBytes } = this.#options;
+    const streamOptions = {
+      heartbeatMs: this.#options.heartbeatMs,
+      maxBufferedBytes: this.#options.maxBufferedBytes,
+      direct: this.#options.directNodeStreaming,
+      shutdownSignal: this.#closing.signal,
+    };
     this.#agents.set(routeName, {
       summary: JSON.stringify(describeAgent(routeName, agent)),
       invoke: served(invokeAction(agent, maxBodyBytes)),
-      runner: given ?? createTaskRunner({ agent, store, maxConcurrency: Infinity }),
-      ownsRunner: given === undefined,
+      stream: served(streamAction(agent, maxBodyBytes, streamOptions)),
     });
     this.#listing = undefined;
   }
 
-  /**
-   * Starts shutting down: new calls get 503, open streams end with a `shutting_down` event (and
-   * their tasks are canceled); the runners it made stop.
-   */
+  /** Starts shutting down: new calls get 503, open streams end with a `shutting_down` event. */
   close(): void {
     this.#closing.abort();
-    for (const entry of this.#agents.values()) if (entry.ownsRunner) void entry.runner.close();
-  }
-
-  /** `POST /{name}/stream` on Hono: the task's location in a `Content-Location` header. */
-  #streamOnHono(entry: Entry, context: Context): Promise<Response> {
-    const locate = (location: string) => context.header('content-location', location);
-    const action = streamAction(
-      entry.runner,
-      this.#options.maxBodyBytes,
-      this.#streamOptions,
-      locate,
-    );
-    return honoAction(action)(context);
-  }
-
-  /** `GET /{name}/tasks/{id}/events`: a stream rejoined after `Last-Event-ID` (0: from the start). */
-  async #rejoin(entry: Entry, id: string, context: Context): Promise<Response> {
-    try {
-      const after = lastEventIdOf(context) ?? 0;
-      await entry.runner.get(id);
-      if (after > 0) await entry.runner.events(id, { after, limit: 1 });
-      return openSSE(
-        context,
-        (writer) => writeTaskStream(writer, entry.runner, id, { after, cancels: false }),
-        this.#streamOptions,
-      );
-    } catch (error) {
-      return errorResponse(error);
-    }
   }
 
   /** `GET /`: every agent's summary. */
@@ -197,16 +131,11 @@ export class AgentRegistry {
     const owner = isAction ? this.#agents.get(path.slice(0, slash)) : undefined;
     if (owner !== undefined && method === 'POST') {
       if (this.#closing.signal.aborted) return errorResponse(new ShuttingDownError());
-      return action === 'invoke' ? owner.invoke.hono(context) : this.#streamOnHono(owner, context);
+      return (action === 'invoke' ? owner.invoke : owner.stream).hono(context);
     }
     const entry = this.#agents.get(path);
     if (entry !== undefined && method === 'GET') {
       return context.body(entry.summary, 200, JSON_HEADERS);
-    }
-    const rejoined = method === 'GET' ? TASK_EVENTS_PATH.exec(path) : null;
-    const streamed = rejoined === null ? undefined : this.#agents.get(rejoined[1] as string);
-    if (streamed !== undefined) {
-      return this.#rejoin(streamed, rejoined?.[2] as string, context);
     }
     if (owner !== undefined) {
       return errorResponse(new MethodNotAllowedError(method, ACTION_METHODS));
@@ -245,17 +174,7 @@ export class AgentRegistry {
     if (!(action === 'invoke' || streams)) return false;
     const entry = this.#agents.get(path.slice(1, slash));
     if (entry === undefined || !hasPlainJsonBody(request, this.#options.maxBodyBytes)) return false;
-    if (!streams) {
-      entry.invoke.node(request, response, headers);
-      return true;
-    }
-    const locate = (location: string) => response.setHeader('content-location', location);
-    const { maxBodyBytes } = this.#options;
-    nodeAction(streamAction(entry.runner, maxBodyBytes, this.#streamOptions, locate))(
-      request,
-      response,
-      headers,
-    );
+    (streams ? entry.stream : entry.invoke).node(request, response, headers);
     return true;
   }
 }

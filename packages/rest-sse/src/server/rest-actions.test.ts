@@ -1,7 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { connect } from 'node:net';
-import { createTaskRunner } from '@agentport/core';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { type FetchApp, type ListenOptions, listen, nodeAction } from '@agentport/http/node';
 import {
@@ -211,13 +210,13 @@ describe('handleNode: invoke and stream calls answered on Node without Hono', ()
     });
   });
 
-  it('numbers the error event by the event that cannot be serialised', async () => {
+  it('numbers the error event right after the last event when an event cannot be serialised', async () => {
     const { fast } = await startBoth();
     const answer = await send(fast, { path: '/unserialisable/stream', body: '{"input":"x"}' });
     const { events } = parseSSE(answer.body as string);
     expect(events.map((event) => [event.event, event.id])).toEqual([
-      ['text-delta', '3'],
-      ['error', '4'],
+      ['text-delta', '1'],
+      ['error', '2'],
     ]);
     expect(JSON.parse(events[1]?.data ?? '')).toMatchObject({ code: 'agent_failure' });
   });
@@ -336,10 +335,7 @@ describe('handleNode: invoke and stream calls answered on Node without Hono', ()
   it('starts no stream, and throws nothing, for a caller gone as its body arrived', () => {
     const request = new EventEmitter() as unknown as IncomingMessage;
     const gone = { destroyed: true, writableEnded: true } as unknown as ServerResponse;
-    nodeAction(streamAction(createTaskRunner({ agent: createEchoAgent() }), 1024, {}))(
-      request,
-      gone,
-    );
+    nodeAction(streamAction(createEchoAgent(), 1024, {}))(request, gone);
     request.emit('data', Buffer.from('{"input":"x"}'));
     expect(() => request.emit('end')).not.toThrow();
   });

@@ -1,13 +1,31 @@
-import type { Agent, TaskRunner } from '@agentport/core';
-import { checkedOutput } from '@agentport/core/internal';
+import type { Agent } from '@agentport/core';
+import { checkedOutput, pacedEvents } from '@agentport/core/internal';
 import {
   type ActionStreamOptions,
   agentFailure,
   parseJsonText,
+  pumpAgentEvents,
   type RouteAction,
+  type SSEWriter,
+  sseErrorMessage,
 } from '@agentport/http';
 import { invokeRequestSchema } from './invoke-request.ts';
-import { writeTaskStream } from './task-stream.ts';
+
+/**
+ * Starts an agent's run on an open SSE writer: its events become SSE events; a run that cannot
+ * start ends the stream with an `error` event.
+ */
+export function streamAgentInto(writer: SSEWriter, agent: Agent, input: string): void {
+  try {
+    // A hand-written agent's stream gives the event loop turns as a defineAgent one does.
+    const events = pacedEvents(agent.stream(input, { signal: writer.signal }));
+    pumpAgentEvents(events, writer, agent.name);
+  } catch (error) {
+    // A stream that throws on call is the agent's failure, written as the pump writes one.
+    writer.write({ ...sseErrorMessage(agentFailure(error, agent.name)), id: 1 });
+    writer.close();
+  }
+}
 
 /** `POST /{name}/invoke`: the agent's result as `{ result }`, its failure as `agent_failure`. */
 export function invokeAction(agent: Agent, maxBodyBytes: number): RouteAction {
@@ -26,32 +44,18 @@ export function invokeAction(agent: Agent, maxBodyBytes: number): RouteAction {
   };
 }
 
-/** The path where a stream at `path` (`.../{name}/stream`) can be rejoined: its task's events. */
-export function taskEventsPath(path: string, taskId: string): string {
-  return `${path.slice(0, path.lastIndexOf('/'))}/tasks/${encodeURIComponent(taskId)}/events`;
-}
-
-/**
- * `POST /{name}/stream`: the run becomes a task of `runner`, streamed from its log (ids are its
- * sequence numbers); `locate` is told where it can be rejoined, before the stream starts, to name
- * in a `Content-Location` header. A body error is a JSON answer.
- */
+/** `POST /{name}/stream`: an SSE stream of the agent's events; a body error is a JSON answer. */
 export function streamAction(
-  runner: TaskRunner,
+  agent: Agent,
   maxBodyBytes: number,
   streamOptions: ActionStreamOptions,
-  locate?: (location: string) => void,
 ): RouteAction {
   return {
     maxBodyBytes,
     streamOptions,
-    async run(call) {
+    run(call) {
       const { input } = parseJsonText(call.body, invokeRequestSchema);
-      const task = await runner.submit(input);
-      locate?.(taskEventsPath(call.path, task.id));
-      return {
-        stream: (writer) => writeTaskStream(writer, runner, task.id, { after: 0, cancels: true }),
-      };
+      return { stream: (writer) => streamAgentInto(writer, agent, input) };
     },
   };
 }

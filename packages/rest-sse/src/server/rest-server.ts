@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Agent, createMemoryTaskStore, type TaskStore } from '@agentport/core';
+import type { Agent } from '@agentport/core';
 import {
   DEFAULT_MAX_BODY_BYTES,
   errorResponse,
@@ -10,7 +10,7 @@ import {
 } from '@agentport/http';
 import { type ListenOptions, listen, type NodeRouteHandler } from '@agentport/http/node';
 import { Hono } from 'hono';
-import { AgentRegistry, type RegisterOptions, SHOW_METHODS } from './agent-registry.ts';
+import { AgentRegistry, SHOW_METHODS } from './agent-registry.ts';
 
 /** Options of {@link createRestServer}. */
 export interface RestServerOptions {
@@ -22,23 +22,14 @@ export interface RestServerOptions {
   maxBufferedBytes?: number;
   /** On Node, write streams straight to the socket rather than through a web stream (default true). */
   directNodeStreaming?: boolean;
-  /**
-   * Where stream runs are kept as tasks (each `POST /{name}/stream` is one), for the runners the
-   * server makes; default: a new in-memory store. Share it with another surface to rejoin a
-   * stream there.
-   */
-  store?: TaskStore;
 }
 
 /** A REST/SSE server: a registry of agents and the Hono app that serves them. */
 export interface RestServer {
   /** The Hono app: `GET /`, `GET /{name}`, `POST /{name}/invoke`, `POST /{name}/stream`. */
   readonly app: Hono;
-  /**
-   * Registers an agent under a route name (its streams run as tasks of `options.runner`, or of a
-   * runner over the server's store); throws on an empty, invalid or taken name.
-   */
-  register(name: string, agent: Agent, options?: RegisterOptions): RestServer;
+  /** Registers an agent under a route name; throws on an empty, invalid or taken name. */
+  register(name: string, agent: Agent): RestServer;
   /**
    * The Node fast path for `POST /{name}/invoke` and `POST /{name}/stream`, without Hono: what
    * `listen` takes first (same answers and streams, errors included, and the caller leaving aborts
@@ -89,13 +80,12 @@ export function createRestServer(options: RestServerOptions = {}): RestServer {
     heartbeatMs: options.heartbeatMs,
     maxBufferedBytes: options.maxBufferedBytes,
     directNodeStreaming: options.directNodeStreaming !== false,
-    store: options.store ?? createMemoryTaskStore(),
   });
   const app = createRestApp(registry);
   const server: RestServer = {
     app,
-    register(name, agent, registerOptions) {
-      registry.register(name, agent, registerOptions);
+    register(name, agent) {
+      registry.register(name, agent);
       return server;
     },
     handleNode: (request, response, path, headers) =>
