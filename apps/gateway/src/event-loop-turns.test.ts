@@ -1,5 +1,5 @@
 import { defineAgent } from '@agentport/core';
-import { createFloodAgents } from '@agentport/core/testing';
+import { createFloodAgents, timersDuring } from '@agentport/core/testing';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createGateway } from './gateway.ts';
@@ -53,31 +53,6 @@ const surfaces: Array<[string, (agent: string) => Promise<Response>]> = [
     (agent) => post('/compat/runs', { agent_name: agent, input: 'x', stream: true }),
   ],
 ];
-
-/** How often a re-arming zero-delay timer fired while `work` ran, its longest wait, the run's time. */
-async function timersDuring(
-  work: () => Promise<unknown>,
-): Promise<{ fired: number; longest: number; elapsed: number }> {
-  let fired = 0;
-  let longest = 0;
-  const started = performance.now();
-  let last = started;
-  let timer: NodeJS.Timeout | undefined;
-  const tick = () => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-    fired += 1;
-    timer = setTimeout(tick, 0);
-  };
-  timer = setTimeout(tick, 0);
-  try {
-    await work();
-  } finally {
-    clearTimeout(timer);
-  }
-  return { fired, longest, elapsed: performance.now() - started };
-}
 
 describe('an agent yielding 100,000 events back to back', () => {
   const cases = surfaces.flatMap(([surface, call]) =>

@@ -4,7 +4,7 @@ import type { AgentEvent } from '../agent-event.ts';
 import { createEchoAgent } from '../agents/echo.ts';
 import { defineAgent } from '../define-agent.ts';
 import { createTaskRunner } from '../tasks/task-runner.ts';
-import { createFloodAgents } from '../testing/flood-agents.ts';
+import { createFloodAgents, timersDuring } from '../testing/flood-agents.ts';
 import { pacedEvents } from './paced-events.ts';
 import { EVENTS_PER_LOOK, RunPace, TURN_BUDGET_MS } from './run-pace.ts';
 
@@ -17,33 +17,6 @@ async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]>
   const all: AgentEvent[] = [];
   for await (const event of events) all.push(event);
   return all;
-}
-
-/**
- * Runs `work` while a zero-delay timer re-arms itself: how often it fired before the work ended,
- * and the longest wait of one.
- */
-async function timersDuring(
-  work: () => Promise<unknown>,
-): Promise<{ fired: number; longest: number }> {
-  let fired = 0;
-  let longest = 0;
-  let last = performance.now();
-  let timer: NodeJS.Timeout | undefined;
-  const tick = () => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-    fired += 1;
-    timer = setTimeout(tick, 0);
-  };
-  timer = setTimeout(tick, 0);
-  try {
-    await work();
-  } finally {
-    clearTimeout(timer);
-  }
-  return { fired, longest };
 }
 
 afterEach(() => {

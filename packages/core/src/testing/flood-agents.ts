@@ -30,3 +30,39 @@ export function createFloodAgents(events: number): FloodAgents {
   };
   return { flood, handFlood };
 }
+
+/** What a re-arming zero-delay timer saw while some work ran. */
+export interface TimerTurns {
+  /** How often it fired. */
+  fired: number;
+  /** Its longest wait between two firings (or from the start to the first), in milliseconds. */
+  longest: number;
+  /** How long the work took, in milliseconds. */
+  elapsed: number;
+}
+
+/**
+ * Runs `work` with a zero-delay timer that re-arms itself, and says how often it fired and how
+ * long it waited at most: how often the work gave the event loop a turn.
+ */
+export async function timersDuring(work: () => Promise<unknown>): Promise<TimerTurns> {
+  let fired = 0;
+  let longest = 0;
+  const started = performance.now();
+  let last = started;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const tick = () => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+    fired += 1;
+    timer = setTimeout(tick, 0);
+  };
+  timer = setTimeout(tick, 0);
+  try {
+    await work();
+  } finally {
+    clearTimeout(timer);
+  }
+  return { fired, longest, elapsed: performance.now() - started };
+}

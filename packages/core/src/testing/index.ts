@@ -3,7 +3,12 @@ export {
   findUndocumentedExports,
   type UndocumentedExport,
 } from './exports-documented.ts';
-export { createFloodAgents, type FloodAgents } from './flood-agents.ts';
+export {
+  createFloodAgents,
+  type FloodAgents,
+  type TimerTurns,
+  timersDuring,
+} from './flood-agents.ts';
 export { createNumericAgent } from './numeric-agent.ts';
 export { type ReadmeExampleResult, runReadmeExample } from './readme-example.ts';
 export {
