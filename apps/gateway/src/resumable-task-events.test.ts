@@ -1,6 +1,7 @@
 import type { Task, TaskLogEntry } from '@agentport/core';
 import { listen } from '@agentport/http/node';
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { readSSEEvents } from '@agentport/http/testing';
+import type { EventSourceMessage } from 'eventsource-parser';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBuiltinAgents } from './builtin-agents.ts';
 import { createGateway } from './gateway.ts';
@@ -33,21 +34,6 @@ async function start(): Promise<string> {
     await stopped;
   });
   return url;
-}
-
-/** An SSE response's events: all of them, or the first `count`, then the stream is dropped. */
-async function readEvents(response: Response, count = Number.POSITIVE_INFINITY) {
-  const events: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (event) => events.push(event) });
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  while (events.length < count) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    parser.feed(decoder.decode(value, { stream: true }));
-  }
-  await reader.cancel();
-  return events.slice(0, count);
 }
 
 async function createTask(tasks: string, input: string): Promise<Task> {
@@ -85,20 +71,20 @@ describe.each([
     const url = await start();
     const task = await createTask(`${url}${prefix}/tasks`, '5 every 40ms');
     const events = `${url}${prefix}/tasks/${task.id}/events`;
-    const before = await readEvents(await fetch(events), 3);
+    const before = await readSSEEvents(await fetch(events), 3);
     expect(before[0]?.event).toBe('task');
     const snapshot = (JSON.parse(before[0]?.data ?? '') as { task: Task }).task;
     expect(before[0]?.id).toBe(String(snapshot.seq));
     const lastId = Number(before.at(-1)?.id);
     const rejoined = await rejoin(events, String(lastId));
     expect(rejoined.status).toBe(200);
-    const after = await readEvents(rejoined);
+    const after = await readSSEEvents(rejoined);
     expect(after[0]?.id).toBe(String(lastId + 1));
     expect(after.at(-1)?.event).toBe('status-update');
     expect(JSON.parse(after.at(-1)?.data ?? '').status).toBe('completed');
 
     // The whole log, read from the start once the task is done.
-    const whole = entriesOf(await readEvents(await rejoin(events, '0')));
+    const whole = entriesOf(await readSSEEvents(await rejoin(events, '0')));
     expect(whole.map((entry) => entry.seq)).toEqual(whole.map((_, index) => index + 1));
     expect([...entriesOf(before), ...entriesOf(after)]).toEqual(
       whole.filter((entry) => entry.seq > snapshot.seq),
@@ -136,7 +122,7 @@ describe('GET /agents/{name}/tasks/{id}/events', () => {
     // What is still kept can be rejoined.
     const kept = await fetch(events, { headers: { 'last-event-id': String(task.seq - 1) } });
     expect(kept.status).toBe(200);
-    expect((await readEvents(kept)).map((event) => event.id)).toEqual([String(task.seq)]);
+    expect((await readSSEEvents(kept)).map((event) => event.id)).toEqual([String(task.seq)]);
   });
 
   it("answers 404 for another agent's task, and for an unknown one", async () => {

@@ -1,6 +1,6 @@
 import { createMemoryTaskStore, type Task } from '@agentport/core';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { readSSEEvents } from '@agentport/http/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { postJson, type Served, serve } from '../testing/serve.ts';
 import { type A2AHttpServer, createA2AHttpServer } from './create-a2a-http-server.ts';
@@ -17,24 +17,6 @@ async function served(server: A2AHttpServer): Promise<Served> {
   const started = await serve(server);
   stops.push(started);
   return started;
-}
-
-/**
- * Reads an SSE response's events: all of them, or the first `count`, after which the
- * connection is dropped (the reader goes away mid-stream).
- */
-async function readEvents(response: Response, count = Number.POSITIVE_INFINITY) {
-  const events: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (event) => events.push(event) });
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  while (events.length < count) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    parser.feed(decoder.decode(value, { stream: true }));
-  }
-  await reader.cancel();
-  return events.slice(0, count);
 }
 
 async function createTask(url: string, input: string): Promise<Task> {
@@ -65,13 +47,13 @@ describe.each([
     const task = await createTask(url, '6 every 40ms');
     const events = `${url}/tasks/${task.id}/events`;
     // The snapshot and two events of the log, then the reader drops the stream.
-    const before = await readEvents(await fetch(events), 3);
+    const before = await readSSEEvents(await fetch(events), 3);
     expect(before[0]?.event).toBe('task');
     const lastId = before.at(-1)?.id as string;
     const { path, headers } = resume(lastId);
     const rejoined = await fetch(`${events}${path}`, { headers });
     expect(rejoined.status).toBe(200);
-    const after = await readEvents(rejoined);
+    const after = await readSSEEvents(rejoined);
 
     const log = await server.runner.events(task.id, { after: Number(lastId) });
     expect(after.map((event) => Number(event.id))).toEqual(log.map((entry) => entry.seq));
@@ -94,7 +76,7 @@ describe.each([
     const task = await createTask(url, 'one two');
     const done = await server.runner.wait(task.id);
     const { path, headers } = resume('2');
-    const after = await readEvents(
+    const after = await readSSEEvents(
       await fetch(`${url}/tasks/${task.id}/events${path}`, { headers }),
     );
     expect(after.map((event) => Number(event.id))).toEqual(
@@ -105,7 +87,7 @@ describe.each([
       headers: none.headers,
     });
     expect(empty.status).toBe(200);
-    expect(await readEvents(empty)).toEqual([]);
+    expect(await readSSEEvents(empty)).toEqual([]);
   });
 
   it.each(['abc', '-1', '1.5', ''])('answers 400 invalid_input for %j', async (id) => {
@@ -165,7 +147,7 @@ describe('GET /tasks/{id}/events for a reader behind the retention of the log', 
     // nothing until the task is done, 20,000 events on, far past the 50 the store keeps.
     const response = await server.app.request(`/tasks/${task.id}/events`);
     await server.runner.wait(task.id);
-    const events = await readEvents(response);
+    const events = await readSSEEvents(response);
     let output = '';
     let status = '';
     let last = 0;

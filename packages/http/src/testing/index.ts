@@ -9,4 +9,4 @@ export {
 export { exchangeRaw, type RefusedUpload, uploadUntilClosed } from './raw-http.ts';
 export { type ReceivedAnswer, type SentRequest, sendRequest } from './send.ts';
 export { readAnswer, serve, servedPerTest, type TestServer } from './serve.ts';
-export { eventsOf, type ParsedStream, parseSSE, readSSE } from './sse.ts';
+export { eventsOf, type ParsedStream, parseSSE, readSSE, readSSEEvents } from './sse.ts';

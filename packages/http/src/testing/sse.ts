@@ -28,3 +28,24 @@ export async function readSSE(response: Response): Promise<ParsedStream> {
 export function eventsOf(parsed: ParsedStream): { event: string | undefined; data: unknown }[] {
   return parsed.events.map((event) => ({ event: event.event, data: JSON.parse(event.data) }));
 }
+
+/**
+ * Reads an SSE response's events with eventsource-parser: all of them, or the first `count`,
+ * after which the connection is dropped (a reader going away mid-stream).
+ */
+export async function readSSEEvents(
+  response: Response,
+  count = Number.POSITIVE_INFINITY,
+): Promise<EventSourceMessage[]> {
+  const events: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (event) => events.push(event) });
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  while (events.length < count) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    parser.feed(decoder.decode(value, { stream: true }));
+  }
+  await reader.cancel();
+  return events.slice(0, count);
+}
