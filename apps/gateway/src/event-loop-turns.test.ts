@@ -67,11 +67,12 @@ describe('an agent yielding 100,000 events back to back', () => {
       text = await response.text();
     });
     // The whole answer came, and timers fired all along its run: unpaced, none fires until it
-    // ends. The longest wait is bounded by 50 ms or, on a loaded machine (CI, two test files at
-    // once) that stretches every gap alike, by half the run's own time.
+    // ends (its one wait is the whole run). The longest wait is bounded by 50 ms or, on a loaded
+    // machine (CI, two test files at once) that stretches every gap and a collection's pause
+    // alike, by three quarters of the run's own time.
     expect(text).toContain('x'.repeat(1_000));
     expect(fired).toBeGreaterThan(1);
-    expect(longest).toBeLessThan(Math.max(50, elapsed / 2));
+    expect(longest).toBeLessThan(Math.max(50, elapsed * 0.75));
   });
 });
 
