@@ -149,6 +149,16 @@ describe('createTaskRunner', () => {
     expect(bare.metadata).toEqual({});
   });
 
+  it('names a task with the id it is submitted with, and refuses an id the store holds', async () => {
+    const runner = createTaskRunner({ agent: createEchoAgent() });
+    const task = await runner.submit('hi', { id: 'task-1' });
+    expect(task.id).toBe('task-1');
+    expect((await runner.wait('task-1')).output).toBe('hi');
+    await expect(runner.submit('again', { id: 'task-1' })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+  });
+
   it('refuses empty input', async () => {
     const runner = createTaskRunner({ agent: createEchoAgent() });
     await expect(runner.submit('')).rejects.toMatchObject({ code: 'invalid_input' });

@@ -34,6 +34,11 @@ export interface TaskWaitOptions {
 
 /** What a task is created with besides its input. */
 export interface TaskSubmitOptions {
+  /**
+   * The task's id (default: a new UUID), for a surface that names its tasks itself (the A2A SDK's
+   * request handler does); an id the store already holds is refused with InvalidInputError.
+   */
+  id?: string;
   metadata?: Record<string, unknown>;
   /** The conversation it joins; without one, the store starts a new one. */
   contextId?: string;
@@ -105,8 +110,8 @@ function createTask(
       new InvalidInputError('input must be a non-empty string', { field: 'input' }),
     );
   }
-  const { metadata = {}, contextId, messages } = options;
-  return store.create({ id: randomUuid(), agentName, input, metadata, contextId, messages });
+  const { id = randomUuid(), metadata = {}, contextId, messages } = options;
+  return store.create({ id, agentName, input, metadata, contextId, messages });
 }
 
 /** No events: what a watcher told of a change without them is given. */
