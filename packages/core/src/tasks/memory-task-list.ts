@@ -51,6 +51,7 @@ export function listEntries(
     if (entry.sequence >= before) continue;
     if (options.status !== undefined && entry.status !== options.status) continue;
     if (options.agentName !== undefined && entry.agentName !== options.agentName) continue;
+    if (options.contextId !== undefined && entry.contextId !== options.contextId) continue;
     if (tasks.length === limit) {
       return { tasks, nextCursor: encodeCursor((last as Entry).sequence) };
     }

@@ -63,6 +63,8 @@ export interface TaskListOptions {
   cursor?: string;
   status?: TaskStatus;
   agentName?: string;
+  /** Only the tasks of this conversation. */
+  contextId?: string;
 }
 
 /** One page of tasks. */

@@ -237,6 +237,9 @@ export function describeTaskReads(createStore: TaskStoreFactory): void {
       ]);
       const echo = await store.list({ agentName: 'echo' });
       expect(echo.tasks.map((task) => task.id)).toEqual(['t5', 't4', 't3', 't1']);
+      await store.create(newTask('t6', { contextId: 't3' }));
+      const thread = await store.list({ contextId: 't3' });
+      expect(thread.tasks.map((task) => task.id)).toEqual(['t6', 't3']);
       await expect(store.list({ cursor: 'garbage!' })).rejects.toMatchObject({ field: 'cursor' });
       await expect(store.list({ limit: 0 })).rejects.toMatchObject({ field: 'limit' });
       await expect(store.list({ limit: 101 })).rejects.toMatchObject({ field: 'limit' });
