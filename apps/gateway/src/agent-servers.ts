@@ -67,7 +67,8 @@ export function createAgentServers(
   const card = { version, ...handRolledSecurity(secured) };
   const a2aHttp = new Map<string, A2AHttpServer>();
   const a2aSdk = new Map<string, A2ASdkServer>();
-  const rest = createRestServer({ maxBodyBytes, ...heartbeat });
+  // REST streams are tasks of the same store: the hand-rolled routes of their agent see them.
+  const rest = createRestServer({ maxBodyBytes, store, ...heartbeat });
   const runner = createGatewayRunner(options.unavailable);
   const compat = createCompatApp({
     runner: runner.runner,

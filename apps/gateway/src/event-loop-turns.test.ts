@@ -91,9 +91,10 @@ describe('an ordinary stream', () => {
       body: JSON.stringify({ input: 'a b' }),
     });
     expect(await response.text()).toBe(
-      'event: text-delta\nid: 1\ndata: {"delta":"a"}\n\n' +
-        'event: text-delta\nid: 2\ndata: {"delta":"b"}\n\n' +
-        'event: done\nid: 3\ndata: {"output":"ab"}\n\n',
+      // Ids are the run's task log numbers: 1 and 2 (its creation and start) are not sent.
+      'event: text-delta\nid: 3\ndata: {"delta":"a"}\n\n' +
+        'event: text-delta\nid: 4\ndata: {"delta":"b"}\n\n' +
+        'event: done\nid: 5\ndata: {"output":"ab"}\n\n',
     );
   });
 });

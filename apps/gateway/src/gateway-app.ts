@@ -46,6 +46,8 @@ export const OPS_ROUTES = ['/healthz', '/readyz', '/openapi.json', '/docs'];
 
 /** The hand-rolled A2A routes of the default agent at the root, relative to its mount. */
 const ROOT_A2A_ROUTES = [AGENT_CARD_PATH, '/tasks', '/tasks/*'];
+/** Where rest-sse rejoins a stream, under an agent's path. */
+const REJOIN_TAIL = /^tasks\/[^/]+\/stream$/;
 
 /**
  * Every route the gateway answers: the app's own, plus the REST/SSE routes of each agent (the
@@ -62,6 +64,7 @@ export function documentedRoutes(
       { method: 'GET', path: `/agents/${agent.name}` },
       { method: 'POST', path: `/agents/${agent.name}/invoke` },
       { method: 'POST', path: `/agents/${agent.name}/stream` },
+      { method: 'GET', path: `/agents/${agent.name}/tasks/:id/stream` },
     ]),
   ];
 }
@@ -209,13 +212,16 @@ function mountAgents(app: Hono, options: GatewayAppOptions): void {
   }
   // Paths under an agent name no mount took. The gateway's names are flat: an unknown one is named
   // in `agent_not_found`, an unknown path under a served one is `not_found` (rest-sse alone reads
-  // the whole path as a nested name). A served agent's invoke and stream go on to rest-sse.
+  // the whole path as a nested name). A served agent's invoke and stream, and the rejoin of a
+  // stream (`tasks/{id}/stream`), go on to rest-sse.
   const unserved = (path: string, name: string) =>
     errorResponse(a2aHttp.has(name) ? new RouteNotFoundError(path) : missingAgent(name));
   app.all('/agents/:name/:tail{.+}', (context, next) => {
     const name = context.req.param('name');
     const tail = context.req.param('tail');
-    if (a2aHttp.has(name) && (tail === 'invoke' || tail === 'stream')) return next();
+    if (a2aHttp.has(name) && (tail === 'invoke' || tail === 'stream' || REJOIN_TAIL.test(tail))) {
+      return next();
+    }
     return unserved(context.req.path, name);
   });
   for (const path of ['/a2a/:name', '/a2a/:name/*']) {

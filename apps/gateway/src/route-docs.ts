@@ -212,10 +212,27 @@ const RULES: Rule[] = [
     method: 'POST',
     path: /^\/agents\/.+\/stream$/,
     doc: {
-      summary: 'Run the agent and stream its events',
+      summary:
+        "Run the agent and stream its events (a task: SSE id = the task's sequence number; Content-Location names where the stream is rejoined)",
       tag: 'REST/SSE',
       body: invokeRequestSchema,
       sse: 'only',
+    },
+  },
+  {
+    method: 'GET',
+    path: /^\/agents\/[^/]+\/tasks\/\{id\}\/stream$/,
+    doc: {
+      summary:
+        'Rejoin a stream (its Content-Location): the events after Last-Event-ID (or ?lastEventId) N, then live to its end, as POST .../stream sends them',
+      tag: 'REST/SSE',
+      sse: 'only',
+      query: taskEventsQuerySchema,
+      errorStatuses: {
+        400: 'invalid_input when the Last-Event-ID is not a number; events_ahead when it is beyond the last event of the task',
+        404: 'task_not_found: no such task for this agent',
+        410: 'events_expired when retention dropped the events after it',
+      },
     },
   },
   {

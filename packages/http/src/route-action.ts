@@ -28,9 +28,15 @@ export interface JsonActionAnswer {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-/** An SSE answer: `begin` owns the open writer from then on and must close it. */
+/** An SSE answer: `stream` owns the open writer from then on and must close it. */
 export interface StreamActionAnswer {
   readonly stream: (writer: SSEWriter) => void;
+  /** Headers sent with the SSE ones (a `Content-Location`, say). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Called instead of `stream` when there is nobody to stream to (the caller left first). */
+  readonly unopened?: () => void;
+  /** Called once the open stream has ended, for any reason (the writer's `onClose`). */
+  readonly closed?: () => void;
 }
 
 /** What a route's work answers with. */
@@ -84,7 +90,14 @@ async function answerOnHono(context: Context, action: RouteAction): Promise<Resp
     },
   };
   const answer = await action.run(call);
-  if (isStreamAnswer(answer)) return openSSE(context, answer.stream, action.streamOptions);
+  if (isStreamAnswer(answer)) {
+    const { headers, closed } = answer;
+    const options =
+      headers === undefined && closed === undefined
+        ? action.streamOptions
+        : { ...action.streamOptions, headers, onClose: closed };
+    return openSSE(context, answer.stream, options, answer.unopened);
+  }
   return context.body(answer.json, answer.status as 200, {
     'content-type': JSON_CONTENT_TYPE,
     ...answer.headers,

@@ -56,6 +56,15 @@ class NodeCall implements ActionCall {
   }
 }
 
+/** The writer's `headers` option: the call's (a request id) and the answer's own, if any. */
+function headersOf(
+  call: AnswerHeaders | undefined,
+  own: Readonly<Record<string, string>> | undefined,
+): { headers?: Record<string, string> } {
+  if (own === undefined) return call === undefined ? {} : { headers: call };
+  return { headers: call === undefined ? own : { ...call, ...own } };
+}
+
 function writeStream(
   action: RouteAction,
   answer: Extract<ActionAnswer, { stream: unknown }>,
@@ -69,10 +78,12 @@ function writeStream(
       heartbeatMs: options.heartbeatMs,
       maxBufferedBytes: options.maxBufferedBytes,
       shutdownSignal: options.shutdownSignal,
-      ...(headers === undefined ? {} : { headers }),
+      onClose: answer.closed,
+      ...headersOf(headers, answer.headers),
     });
   } catch {
     // The response is gone already (the caller left as its body arrived): nobody to stream to.
+    answer.unopened?.();
     return;
   }
   answer.stream(writer);

@@ -20,6 +20,11 @@ export interface SSEWriterOptions {
   signal?: AbortSignal;
   /** Aborting it ends the stream with a final `error` event `shutting_down` (the server stops). */
   shutdownSignal?: AbortSignal;
+  /**
+   * Called once when the stream ends, for any reason (what `signal` tells, without the cost of a
+   * listener on it): for work that outlives its reader and must know it left.
+   */
+  onClose?: () => void;
   /** Extra headers, sent with the SSE headers when the writer starts a Node response. */
   headers?: Record<string, string | string[]>;
   /**
@@ -160,6 +165,7 @@ class StreamWriter implements SSEWriter, HeartbeatMember, SSESinkOwner, EventLis
   readonly #maxBufferedBytes: number;
   readonly #signal: AbortSignal | undefined;
   readonly #shutdownSignal: AbortSignal | undefined;
+  readonly #onClose: (() => void) | undefined;
   /** Idle checks since the last write (joining counts as a write). */
   #idleChecks = 0;
   /**
@@ -179,6 +185,7 @@ class StreamWriter implements SSEWriter, HeartbeatMember, SSESinkOwner, EventLis
     this.#maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
     this.#signal = options.signal;
     this.#shutdownSignal = options.shutdownSignal;
+    this.#onClose = options.onClose;
     this.#slowReaderGraceMs = options.slowReaderGraceMs;
     this.#sink = openSink(target, options.headers, this, options.batchWrites === true);
     if (this.#checkEveryMs > 0) joinHeartbeat(this.#checkEveryMs, this);
@@ -224,6 +231,7 @@ class StreamWriter implements SSEWriter, HeartbeatMember, SSESinkOwner, EventLis
     this.#sink.close();
     const left = this.#sink.buffered();
     if (left > this.#maxBufferedBytes) dropIfStuck(this.#sink, left);
+    this.#onClose?.();
   }
 
   /** The caller's signal aborted. */

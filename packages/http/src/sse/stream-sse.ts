@@ -82,22 +82,26 @@ function headersWithPrepared(
 
 /**
  * Answers a request with an SSE stream and hands its writer to `begin`, which owns it from then on
- * and must close it. What {@link streamSSE} is built on; the REST routes use it directly so an
- * open stream keeps no suspended async function of its own.
+ * and must close it (or calls `unopened` instead, for a HEAD request, which starts no stream). What
+ * {@link streamSSE} is built on; the REST routes use it directly so an open stream keeps no
+ * suspended async function of its own.
  */
 export function openSSE(
   context: Context,
   begin: (writer: SSEWriter) => void,
   options: StreamSSEOptions = {},
+  unopened?: () => void,
 ): Response {
   if (context.req.method === 'HEAD') {
     // Hono answers HEAD with the GET handler: send the headers, start nothing nobody will read.
+    unopened?.();
     return context.body(null, 200, { ...SSE_HEADERS, ...options.headers });
   }
   const writerOptions = {
     heartbeatMs: options.heartbeatMs,
     maxBufferedBytes: options.maxBufferedBytes,
     shutdownSignal: options.shutdownSignal,
+    onClose: options.onClose,
   };
   const response = options.direct === false ? undefined : nodeResponseOf(context);
   if (response !== undefined) {

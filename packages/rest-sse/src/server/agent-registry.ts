@@ -4,8 +4,10 @@ import {
   AgentNotFoundError,
   DuplicateAgentError,
   InvalidInputError,
+  type TaskStore,
 } from '@agentport/core';
 import {
+  type ActionStreamOptions,
   errorResponse,
   honoAction,
   MethodNotAllowedError,
@@ -21,8 +23,10 @@ import {
 } from '@agentport/http/node';
 import type { Context } from 'hono';
 import { describeAgent } from './describe-agent.ts';
+import { rejoinStream } from './rejoin-stream.ts';
 import { invokeAction, streamAction } from './rest-actions.ts';
 import { isRouteName, normalizeRouteName } from './route-name.ts';
+import { StreamRuns } from './stream-runs.ts';
 
 /** The methods of `GET /` and `GET /{name}`. */
 export const SHOW_METHODS = ['GET', 'HEAD'] as const;
@@ -30,6 +34,8 @@ const ACTION_METHODS = ['POST'] as const;
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 /** A percent-encoded `/` in a path. */
 const ENCODED_SLASH = /%2f/i;
+/** `{name}/tasks/{id}/stream`: where a stream is rejoined. */
+const REJOIN_PATH = /^(.+)\/tasks\/([^/]+)\/stream$/;
 
 /** One action of an agent, on both paths, built from its one declaration. */
 interface ServedAction {
@@ -38,6 +44,7 @@ interface ServedAction {
 }
 
 interface Entry {
+  agent: Agent;
   /** The JSON of `GET /{name}`, computed once. */
   summary: string;
   invoke: ServedAction;
@@ -50,6 +57,10 @@ export interface AgentRegistryOptions {
   heartbeatMs: number | undefined;
   maxBufferedBytes: number | undefined;
   directNodeStreaming: boolean;
+  /** Where stream runs keep their tasks. */
+  store: TaskStore;
+  /** How long a stream run nobody reads goes on before it is canceled. */
+  rejoinGraceMs: number;
 }
 
 function isAgent(value: unknown): value is Agent {
@@ -72,10 +83,19 @@ export class AgentRegistry {
   readonly #agents = new Map<string, Entry>();
   readonly #options: AgentRegistryOptions;
   readonly #closing = new AbortController();
+  readonly #runs: StreamRuns;
+  readonly #streamOptions: ActionStreamOptions;
   #listing: string | undefined;
 
   constructor(options: AgentRegistryOptions) {
     this.#options = options;
+    this.#runs = new StreamRuns(options.store, options.rejoinGraceMs, this.#closing.signal);
+    this.#streamOptions = {
+      heartbeatMs: options.heartbeatMs,
+      maxBufferedBytes: options.maxBufferedBytes,
+      direct: options.directNodeStreaming,
+      shutdownSignal: this.#closing.signal,
+    };
   }
 
   /** Registers an agent under a route name; throws on an empty, invalid or taken name. */
@@ -88,23 +108,33 @@ export class AgentRegistry {
     }
     if (this.#agents.has(routeName)) throw new DuplicateAgentError(routeName);
     const { maxBodyBytes } = this.#options;
-    const streamOptions = {
-      heartbeatMs: this.#options.heartbeatMs,
-      maxBufferedBytes: this.#options.maxBufferedBytes,
-      direct: this.#options.directNodeStreaming,
-      shutdownSignal: this.#closing.signal,
-    };
     this.#agents.set(routeName, {
+      agent,
       summary: JSON.stringify(describeAgent(routeName, agent)),
       invoke: served(invokeAction(agent, maxBodyBytes)),
-      stream: served(streamAction(agent, maxBodyBytes, streamOptions)),
+      stream: served(streamAction(agent, this.#runs, maxBodyBytes, this.#streamOptions)),
     });
     this.#listing = undefined;
   }
 
-  /** Starts shutting down: new calls get 503, open streams end with a `shutting_down` event. */
+  /**
+   * Starts shutting down: new calls get 503, open streams end with a `shutting_down` event, and
+   * the runs still on are canceled.
+   */
   close(): void {
     this.#closing.abort();
+    this.#runs.close();
+  }
+
+  /** `GET /{name}/tasks/{id}/stream` of a served agent, or undefined for another path. */
+  #rejoin(path: string, context: Context): Promise<Response> | undefined {
+    const match = REJOIN_PATH.exec(path);
+    const entry = match === null ? undefined : this.#agents.get(match[1] as string);
+    if (entry === undefined) return undefined;
+    const id = (match as RegExpExecArray)[2] as string;
+    return rejoinStream(context, this.#runs, entry.agent.name, id, this.#streamOptions).catch(
+      errorResponse,
+    );
   }
 
   /** `GET /`: every agent's summary. */
@@ -137,6 +167,9 @@ export class AgentRegistry {
     if (entry !== undefined && method === 'GET') {
       return context.body(entry.summary, 200, JSON_HEADERS);
     }
+    const rejoined =
+      entry === undefined && method === 'GET' ? this.#rejoin(path, context) : undefined;
+    if (rejoined !== undefined) return rejoined;
     if (owner !== undefined) {
       return errorResponse(new MethodNotAllowedError(method, ACTION_METHODS));
     }

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { connect } from 'node:net';
+import { createMemoryTaskStore } from '@agentport/core';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { type FetchApp, type ListenOptions, listen, nodeAction } from '@agentport/http/node';
 import {
@@ -14,9 +15,10 @@ import {
   serve,
   type TestServer,
 } from '@agentport/http/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { streamAction } from './rest-actions.ts';
 import { createRestServer, type RestServer } from './rest-server.ts';
+import { StreamRuns } from './stream-runs.ts';
 
 const servers: TestServer[] = [];
 
@@ -215,8 +217,8 @@ describe('handleNode: invoke and stream calls answered on Node without Hono', ()
     const answer = await send(fast, { path: '/unserialisable/stream', body: '{"input":"x"}' });
     const { events } = parseSSE(answer.body as string);
     expect(events.map((event) => [event.event, event.id])).toEqual([
-      ['text-delta', '1'],
-      ['error', '2'],
+      ['text-delta', '3'],
+      ['error', '4'],
     ]);
     expect(JSON.parse(events[1]?.data ?? '')).toMatchObject({ code: 'agent_failure' });
   });
@@ -332,12 +334,17 @@ describe('handleNode: invoke and stream calls answered on Node without Hono', ()
     expect((await send(url, call)).body).toEqual({ result: 'x' });
   });
 
-  it('starts no stream, and throws nothing, for a caller gone as its body arrived', () => {
+  it('starts no stream, throws nothing and cancels the task, for a caller gone as its body arrived', async () => {
     const request = new EventEmitter() as unknown as IncomingMessage;
     const gone = { destroyed: true, writableEnded: true } as unknown as ServerResponse;
-    nodeAction(streamAction(createEchoAgent(), 1024, {}))(request, gone);
+    const store = createMemoryTaskStore();
+    const runs = new StreamRuns(store, 60_000, new AbortController().signal);
+    nodeAction(streamAction(createEchoAgent(), runs, 1024, {}))(request, gone);
     request.emit('data', Buffer.from('{"input":"x"}'));
     expect(() => request.emit('end')).not.toThrow();
+    await vi.waitFor(async () => {
+      expect((await store.list()).tasks.map((task) => task.status)).toEqual(['canceled']);
+    });
   });
 
   it('leaves every call to the app once the server is shutting down', async () => {

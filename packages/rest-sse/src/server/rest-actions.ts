@@ -1,31 +1,13 @@
 import type { Agent } from '@agentport/core';
-import { checkedOutput, pacedEvents } from '@agentport/core/internal';
+import { checkedOutput } from '@agentport/core/internal';
 import {
   type ActionStreamOptions,
   agentFailure,
   parseJsonText,
-  pumpAgentEvents,
   type RouteAction,
-  type SSEWriter,
-  sseErrorMessage,
 } from '@agentport/http';
 import { invokeRequestSchema } from './invoke-request.ts';
-
-/**
- * Starts an agent's run on an open SSE writer: its events become SSE events; a run that cannot
- * start ends the stream with an `error` event.
- */
-export function streamAgentInto(writer: SSEWriter, agent: Agent, input: string): void {
-  try {
-    // A hand-written agent's stream gives the event loop turns as a defineAgent one does.
-    const events = pacedEvents(agent.stream(input, { signal: writer.signal }));
-    pumpAgentEvents(events, writer, agent.name);
-  } catch (error) {
-    // A stream that throws on call is the agent's failure, written as the pump writes one.
-    writer.write({ ...sseErrorMessage(agentFailure(error, agent.name)), id: 1 });
-    writer.close();
-  }
-}
+import type { StreamRuns } from './stream-runs.ts';
 
 /** `POST /{name}/invoke`: the agent's result as `{ result }`, its failure as `agent_failure`. */
 export function invokeAction(agent: Agent, maxBodyBytes: number): RouteAction {
@@ -44,18 +26,34 @@ export function invokeAction(agent: Agent, maxBodyBytes: number): RouteAction {
   };
 }
 
-/** `POST /{name}/stream`: an SSE stream of the agent's events; a body error is a JSON answer. */
+/** Where a stream posted at `path` (`.../{name}/stream`) is rejoined: its task's stream. */
+export function rejoinPath(path: string, taskId: string): string {
+  return `${path.slice(0, path.lastIndexOf('/'))}/tasks/${taskId}/stream`;
+}
+
+/**
+ * `POST /{name}/stream`: the run becomes a task of `runs`' store, its stream the agent's events
+ * numbered by the task's log, with a `Content-Location` naming where it is rejoined; a body
+ * error (or a store that takes no task) is a JSON answer.
+ */
 export function streamAction(
   agent: Agent,
+  runs: StreamRuns,
   maxBodyBytes: number,
   streamOptions: ActionStreamOptions,
 ): RouteAction {
   return {
     maxBodyBytes,
     streamOptions,
-    run(call) {
+    async run(call) {
       const { input } = parseJsonText(call.body, invokeRequestSchema);
-      return { stream: (writer) => streamAgentInto(writer, agent, input) };
+      const run = await runs.start(agent, input);
+      return {
+        headers: { 'content-location': rejoinPath(call.path, run.id) },
+        stream: (writer) => run.open(writer, input),
+        unopened: () => run.cancel(),
+        closed: () => run.left(),
+      };
     },
   };
 }

@@ -249,13 +249,14 @@ describe('POST /{name}/invoke', () => {
 });
 
 describe('POST /{name}/stream', () => {
-  it('streams one SSE event per agent event, ids from 1, ending with done', async () => {
+  it("streams one SSE event per agent event, ids from 3 (the task log's), ending with done", async () => {
     const response = await post('/echo/stream', { input: 'one two three' });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(response.headers.get('cache-control')).toBe('no-cache, no-transform');
     const parsed = await readSSE(response);
-    expect(parsed.events.map((event) => event.id)).toEqual(['1', '2', '3', '4']);
+    // 1 and 2 are the task's creation and start in its log, which the stream does not send.
+    expect(parsed.events.map((event) => event.id)).toEqual(['3', '4', '5', '6']);
     expect(eventsOf(parsed)).toEqual([
       { event: 'text-delta', data: { delta: 'one' } },
       { event: 'text-delta', data: { delta: ' two' } },
@@ -270,11 +271,12 @@ describe('POST /{name}/stream', () => {
     expect(eventsOf(parsed)[1]?.data).toMatchObject({ name: 'shout', output: 'HEY' });
   });
 
-  it('numbers ids from 1 again in each stream', async () => {
-    const first = await readSSE(await post('/echo/stream', { input: 'a' }));
-    const second = await readSSE(await post('/echo/stream', { input: 'b' }));
-    expect(first.events[0]?.id).toBe('1');
-    expect(second.events[0]?.id).toBe('1');
+  it("numbers each stream by its own task's log", async () => {
+    const first = await post('/echo/stream', { input: 'a' });
+    const second = await post('/echo/stream', { input: 'b' });
+    expect(first.headers.get('content-location')).not.toBe(second.headers.get('content-location'));
+    expect((await readSSE(first)).events[0]?.id).toBe('3');
+    expect((await readSSE(second)).events[0]?.id).toBe('3');
   });
 
   it('ends with an error event, with a safe message, when the agent fails', async () => {
@@ -286,7 +288,7 @@ describe('POST /{name}/stream', () => {
         data: { code: 'agent_failure', message: "Agent 'broken' failed" },
       },
     ]);
-    expect(parsed.events.at(-1)?.id).toBe('2');
+    expect(parsed.events.at(-1)?.id).toBe('4');
   });
 
   it('numbers the error event right after the last event when an event cannot be serialised', async () => {
@@ -297,7 +299,8 @@ describe('POST /{name}/stream', () => {
       headers: { 'content-type': 'application/json' },
     });
     const parsed = await readSSE(response);
-    expect(parsed.events.map((event) => event.id)).toEqual(['1', '2']);
+    // The event that cannot be sent is not in the log either: the failure takes its number.
+    expect(parsed.events.map((event) => event.id)).toEqual(['3', '4']);
     expect(eventsOf(parsed)).toEqual([
       { event: 'text-delta', data: { delta: 'before' } },
       {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Agent } from '@agentport/core';
+import { type Agent, createMemoryTaskStore, type TaskStore } from '@agentport/core';
 import {
   DEFAULT_MAX_BODY_BYTES,
   errorResponse,
@@ -12,6 +12,9 @@ import { type ListenOptions, listen, type NodeRouteHandler } from '@agentport/ht
 import { Hono } from 'hono';
 import { AgentRegistry, SHOW_METHODS } from './agent-registry.ts';
 
+/** How long a stream run nobody reads goes on by default: 10 seconds. */
+const DEFAULT_REJOIN_GRACE_MS = 10_000;
+
 /** Options of {@link createRestServer}. */
 export interface RestServerOptions {
   /** Largest accepted request body, in bytes (default 1 MiB). */
@@ -22,18 +25,31 @@ export interface RestServerOptions {
   maxBufferedBytes?: number;
   /** On Node, write streams straight to the socket rather than through a web stream (default true). */
   directNodeStreaming?: boolean;
+  /**
+   * Where stream runs are kept as tasks (each `POST /{name}/stream` is one), default a new
+   * in-memory store: share one with another surface (a2a-http's) to read and cancel them there.
+   */
+  store?: TaskStore;
+  /**
+   * How long a stream run goes on once its reader has left and nobody has rejoined it, in
+   * milliseconds, before its task is canceled and its agent aborted (default 10,000).
+   */
+  rejoinGraceMs?: number;
 }
 
 /** A REST/SSE server: a registry of agents and the Hono app that serves them. */
 export interface RestServer {
-  /** The Hono app: `GET /`, `GET /{name}`, `POST /{name}/invoke`, `POST /{name}/stream`. */
+  /**
+   * The Hono app: `GET /`, `GET /{name}`, `POST /{name}/invoke`, `POST /{name}/stream` and
+   * `GET /{name}/tasks/{id}/stream` (a stream rejoined).
+   */
   readonly app: Hono;
   /** Registers an agent under a route name; throws on an empty, invalid or taken name. */
   register(name: string, agent: Agent): RestServer;
   /**
    * The Node fast path for `POST /{name}/invoke` and `POST /{name}/stream`, without Hono: what
-   * `listen` takes first (same answers and streams, errors included, and the caller leaving aborts
-   * the agent). It takes a call only when it can answer it alone: POST, the path exactly
+   * `listen` takes first (same answers and streams, errors included, and the caller leaving starts
+   * the run's grace). It takes a call only when it can answer it alone: POST, the path exactly
    * `/{name}/invoke` or `/{name}/stream` of a registered agent, a declared JSON body within the
    * limit, not shutting down, and for streams `directNodeStreaming` on.
    */
@@ -43,7 +59,10 @@ export interface RestServer {
    * new calls get 503 while it shuts down.
    */
   listen(options?: ListenOptions): Promise<void>;
-  /** Starts shutting down: new calls get 503, open streams end with a `shutting_down` event. */
+  /**
+   * Starts shutting down: new calls get 503, open streams end with a `shutting_down` event, and the
+   * runs still on are canceled.
+   */
   close(): void;
 }
 
@@ -80,6 +99,8 @@ export function createRestServer(options: RestServerOptions = {}): RestServer {
     heartbeatMs: options.heartbeatMs,
     maxBufferedBytes: options.maxBufferedBytes,
     directNodeStreaming: options.directNodeStreaming !== false,
+    store: options.store ?? createMemoryTaskStore(),
+    rejoinGraceMs: options.rejoinGraceMs ?? DEFAULT_REJOIN_GRACE_MS,
   });
   const app = createRestApp(registry);
   const server: RestServer = {

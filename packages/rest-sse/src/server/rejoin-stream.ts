@@ -1,0 +1,82 @@
+import {
+  followTaskEvents,
+  isTerminalStatus,
+  TaskNotFoundError,
+  type TaskStatusUpdateEvent,
+} from '@agentport/core';
+import {
+  type ActionStreamOptions,
+  lastEventIdOf,
+  openSSE,
+  type SSEWriter,
+  sseErrorMessage,
+} from '@agentport/http';
+import type { Context } from 'hono';
+import type { StreamRuns } from './stream-runs.ts';
+import { endMessage, isProgress, progressMessage } from './task-sse.ts';
+
+/** Characters written before the replay waits for the reader to catch up (as a2a-http's events). */
+const WRITTEN_BEFORE_DRAIN = 64 * 1024;
+
+/** Writes a run's log after `after` as its stream, live to its end; a reader keeps the run going. */
+async function writeRejoined(
+  writer: SSEWriter,
+  runs: StreamRuns,
+  id: string,
+  after: number,
+): Promise<void> {
+  const run = runs.get(id);
+  run?.join();
+  try {
+    let written = 0;
+    for await (const { seq, event } of followTaskEvents(runs.store, id, {
+      after,
+      signal: writer.signal,
+    })) {
+      if (isProgress(event)) {
+        const message = progressMessage(seq, event);
+        if (!writer.write(message)) return;
+        written += message.data.length;
+        if (written >= WRITTEN_BEFORE_DRAIN) {
+          await writer.drained();
+          written = 0;
+        }
+        continue;
+      }
+      const update = event as TaskStatusUpdateEvent;
+      if (event.type !== 'status-update' || !isTerminalStatus(update.status)) continue;
+      const output =
+        update.status === 'completed' && update.output === undefined
+          ? (await runs.store.get(id))?.output
+          : undefined;
+      writer.write(endMessage(seq, update, undefined, output));
+      return;
+    }
+  } catch (error) {
+    writer.write(sseErrorMessage(error));
+  } finally {
+    run?.leave();
+    writer.close();
+  }
+}
+
+/**
+ * `GET /{name}/tasks/{id}/stream`: the stream of a run rejoined after `Last-Event-ID` (or
+ * `?lastEventId`; without one, from its start), the same events as `POST /{name}/stream` sent,
+ * then live to its end. What would fail its first read is a JSON error before it starts, as on
+ * a2a-http's `GET /tasks/{id}/events`: 404 for an unknown task or another agent's, 400 for an id
+ * that is not a number or is beyond the task's last event, 410 when retention dropped the events.
+ */
+export async function rejoinStream(
+  context: Context,
+  runs: StreamRuns,
+  agentName: string,
+  id: string,
+  options: ActionStreamOptions,
+): Promise<Response> {
+  const after = lastEventIdOf(context) ?? 0;
+  const task = await runs.store.get(id);
+  if (task === undefined || task.agentName !== agentName) throw new TaskNotFoundError(id);
+  await runs.store.events(id, { after, limit: 1 });
+  return openSSE(context, (writer) => void writeRejoined(writer, runs, id, after), options);
+}

@@ -1,0 +1,58 @@
+import {
+  AgentPortError,
+  CancellationError,
+  type TaskEvent,
+  type TaskStatusUpdateEvent,
+} from '@agentport/core';
+import { type SSEMessage, sseErrorMessage } from '@agentport/http';
+
+/** The events a store writes itself: a REST stream sends none of them but the terminal update. */
+const STORE_EVENT_TYPES: ReadonlySet<string> = new Set([
+  'status-update',
+  'message',
+  'artifact-update',
+]);
+
+/** Whether a log event is the agent's own progress (sent on a REST stream as it is). */
+export function isProgress(event: TaskEvent): boolean {
+  return !STORE_EVENT_TYPES.has(event.type);
+}
+
+/** A progress event as a REST stream sends it: named by its type, its data the rest, its id `seq`. */
+export function progressMessage(seq: number, event: TaskEvent, json?: string): SSEMessage {
+  if (json !== undefined) return { event: event.type, data: json, id: seq };
+  const { type, ...data } = event;
+  return { event: type, data: JSON.stringify(data), id: seq };
+}
+
+/**
+ * The last event of a REST stream, for its task's terminal status update at `seq`: `done`
+ * `{ output }` when completed, else `error` `{ code, message }`; `json` is its data when the run
+ * that ended the task still has it (the agent's own `done` or `error` event, as the stream sent
+ * it before streams were tasks), `output` the task's output for a completed task.
+ */
+export function endMessage(
+  seq: number,
+  update: TaskStatusUpdateEvent,
+  json: string | undefined,
+  output: string | undefined,
+): SSEMessage {
+  if (update.status === 'completed') {
+    const data = json ?? JSON.stringify({ output: update.output ?? output ?? '' });
+    return { event: 'done', data, id: seq };
+  }
+  if (json !== undefined) return { event: 'error', data: json, id: seq };
+  if (update.error !== undefined) {
+    const { code, message } = update.error;
+    return { event: 'error', data: JSON.stringify({ code, message }), id: seq };
+  }
+  const error =
+    update.status === 'canceled'
+      ? new CancellationError('The run was canceled')
+      : new AgentPortError({
+          code: 'agent_failure',
+          message: `The run ended ${update.status}`,
+          status: 500,
+        });
+  return { ...sseErrorMessage(error), id: seq };
+}
