@@ -207,7 +207,18 @@ function commitStep(
   return task;
 }
 
-/** `create`: a new task in `submitted`, its log a `submitted` status update and its messages. */
+/** Whether a new task is created started (see `NewTask.status`); anything else is refused. */
+function startsWorking(input: NewTask): boolean {
+  const { status } = input;
+  if (status === undefined || status === 'submitted') return false;
+  if (status === 'working') return true;
+  throw new InvalidInputError("status must be 'submitted' or 'working'", { field: 'status' });
+}
+
+/**
+ * `create`: a new task in `submitted` (or `working`, see `NewTask.status`), its log a `submitted`
+ * status update, its messages, and the move to `working` if it starts so.
+ */
 function createTask(state: StoreState, input: NewTask): Task {
   const { entries } = state;
   const at = state.now();
@@ -218,6 +229,13 @@ function createTask(state: StoreState, input: NewTask): Task {
   // The log's own array, which the listeners are given too (see `TaskListener`).
   const events: TaskEvent[] = [state.plain.of('submitted', timestamp)];
   const entry = newEntry(input, timestamp, state.sequence + 1, events);
+  if (startsWorking(input)) {
+    const working = state.plain.of('working', timestamp);
+    events.push(working);
+    entry.status = 'working';
+    entry.seq = events.length;
+    entry.bytes += eventWeight(working);
+  }
   entries.admit(entry.bytes, at);
   state.sequence += 1;
   entries.add(entry);

@@ -13,6 +13,12 @@ export interface NewTask {
   metadata: Record<string, unknown>;
   /** Its history to begin with (the caller's message, say); empty without. */
   messages?: readonly Message[];
+  /**
+   * The status it is created in (default `submitted`): `working` starts it in the same step, for
+   * a surface that runs a task as it creates it (no queue), its log's `working` status update
+   * right after the `submitted` one and the messages.
+   */
+  status?: 'submitted' | 'working';
 }
 
 /** A chunk of an artifact for {@link TaskPatch.artifacts}. */

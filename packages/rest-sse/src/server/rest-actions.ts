@@ -45,15 +45,15 @@ export function streamAction(
   return {
     maxBodyBytes,
     streamOptions,
-    async run(call) {
+    run(call) {
       const { input } = parseJsonText(call.body, invokeRequestSchema);
-      const run = await runs.start(agent, input);
-      return {
+      // Promise steps, not an async function: this is on every stream's path.
+      return runs.start(agent, input).then((run) => ({
         headers: { 'content-location': rejoinPath(call.path, run.id) },
         stream: (writer) => run.open(writer, input),
         unopened: () => run.cancel(),
         closed: () => run.left(),
-      };
+      }));
     },
   };
 }

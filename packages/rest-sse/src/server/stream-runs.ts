@@ -1,9 +1,7 @@
-import type { Agent, Task, TaskEvent, TaskPatch, TaskStore } from '@agentport/core';
+import type { Agent, Task, TaskEvent, TaskStore } from '@agentport/core';
 import { randomUuid } from '@agentport/core/internal';
 import { StreamRun, type StreamRunHost } from './stream-run.ts';
 
-const START: TaskPatch = Object.freeze({ status: 'working' });
-const FROM_SUBMITTED = Object.freeze({ expectedStatus: 'submitted' as const });
 /** The metadata of every stream run's task (the store keeps no copy of an empty one). */
 const NO_METADATA: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
@@ -25,14 +23,13 @@ export class StreamRuns implements StreamRunHost {
     this.closing = closing;
   }
 
-  /** Creates the task of a run of `agent` and starts it (`working`); the agent starts at `open`. */
+  /** Creates the task of a run of `agent`, started (`working`); the agent starts at `open`. */
   start(agent: Agent, input: string): Promise<StreamRun> {
     const id = randomUuid();
     const { store } = this;
     // Promise steps, not an async function: this is on every stream's path.
     return store
-      .create({ id, agentName: agent.name, input, metadata: NO_METADATA })
-      .then(() => store.update(id, START, FROM_SUBMITTED))
+      .create({ id, agentName: agent.name, input, metadata: NO_METADATA, status: 'working' })
       .then((task) => {
         // Nobody knew the id until now: nothing but this run wrote the task.
         const run = new StreamRun(this, agent, id, task.seq);

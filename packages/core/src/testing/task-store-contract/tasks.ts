@@ -65,6 +65,32 @@ export function describeTaskWrites(createStore: TaskStoreFactory): void {
       ]);
     });
 
+    it('creates a task started in working when asked, in one step logging submitted, then working', async () => {
+      const { store } = await contractStore(createStore);
+      const listener = vi.fn();
+      store.subscribe(listener);
+      const task = await store.create({
+        ...newTask('t1', { messages: [hello] }),
+        status: 'working',
+      });
+      expect(task).toMatchObject({ status: 'working', seq: 3 });
+      await expect(store.get('t1')).resolves.toEqual(task);
+      const submitted = { type: 'status-update', status: 'submitted', timestamp: task.createdAt };
+      const working = { type: 'status-update', status: 'working', timestamp: task.createdAt };
+      expect((await store.events('t1')).map((entry) => entry.event)).toEqual([
+        submitted,
+        { type: 'message', message: hello },
+        working,
+      ]);
+      expect(listener).toHaveBeenCalledTimes(1);
+      const done = await store.update('t1', { status: 'completed' }, { expectedStatus: 'working' });
+      expect(done.status).toBe('completed');
+      const odd = { ...newTask('t2'), status: 'completed' } as unknown as Parameters<
+        typeof store.create
+      >[0];
+      await expect(store.create(odd)).rejects.toMatchObject({ code: 'invalid_input' });
+    });
+
     it('refuses a duplicate id, an empty contextId and a malformed message', async () => {
       const { store } = await contractStore(createStore);
       await store.create(newTask('t1'));
