@@ -98,6 +98,8 @@ export function createAgentServers(
         description: agent.description ?? `The ${agent.name} agent`,
         url: `${publicUrl}/a2a/${agent.name}`,
       },
+      // One task model: the SDK flavour runs and reads the hand-rolled server's tasks.
+      runner: handRolled.runner,
       maxBodyBytes,
       ...(secured
         ? { bearerAuth: { description: 'An AgentPort API key', apiKeyHeader: 'X-API-Key' } }

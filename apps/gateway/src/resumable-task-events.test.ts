@@ -1,10 +1,8 @@
 import type { Task, TaskLogEntry } from '@agentport/core';
-import { listen } from '@agentport/http/node';
 import { readSSEEvents } from '@agentport/http/testing';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createBuiltinAgents } from './builtin-agents.ts';
-import { createGateway } from './gateway.ts';
+import { startBuiltinGateway } from './testing/in-process-gateway.ts';
 
 const stops: Array<() => Promise<void>> = [];
 
@@ -12,27 +10,10 @@ afterEach(async () => {
   await Promise.all(stops.splice(0).map((stop) => stop()));
 });
 
-/** A gateway of the built-in agents (ticker the default, at the root) on a free port. */
+/** A gateway of the built-in agents on a free port, stopped after the test. */
 async function start(): Promise<string> {
-  const gateway = createGateway({
-    agents: createBuiltinAgents(),
-    defaultAgent: 'ticker',
-    publicUrl: 'http://127.0.0.1',
-  });
-  const controller = new AbortController();
-  let url = '';
-  const stopped = listen(gateway.app, {
-    signal: controller.signal,
-    shutdownTimeoutMs: 200,
-    onListen: (address) => {
-      url = address.url;
-    },
-  });
-  while (url === '') await new Promise((resolve) => setTimeout(resolve, 5));
-  stops.push(async () => {
-    controller.abort();
-    await stopped;
-  });
+  const { url, stop } = await startBuiltinGateway();
+  stops.push(stop);
   return url;
 }
 

@@ -4,8 +4,8 @@ import type {
   DefaultRequestHandler,
   DefaultRequestHandlerOptions,
   ExecutionEventBusManager,
-  TaskStore,
 } from '@a2a-js/sdk/server';
+import type { TaskRunner } from '@agentport/core';
 import { limitBody } from '@agentport/http';
 import { type Context, Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -28,16 +28,21 @@ import {
 } from './http/legacy-rest-routes.ts';
 import type { RestEnv, RestRouteOptions } from './http/rest-env.ts';
 import { registerRestRoutes } from './http/rest-routes.ts';
+import { createCoreTaskStore } from './store/core-task-store.ts';
 import { ListenerExecutionEventBusManager } from './store/event-bus.ts';
-import { createA2ATaskStore } from './store/memory-task-store.ts';
 
 /** The path of the AgentCard relative to the mount. */
 export { AGENT_CARD_ROUTE };
 
 /** Options of {@link createA2ASdkServer}. */
 export interface A2ASdkServerOptions extends AgentCardOptions {
-  /** Where tasks live (default: {@link createA2ATaskStore}, in memory with bounded retention). */
-  taskStore?: TaskStore;
+  /**
+   * The core runner of the agent's tasks, and through it their store (default: a new runner of
+   * `agent` over a new in-memory store, running `maxConcurrency` at once). Pass the runner of the
+   * agent's hand-rolled A2A server (its `runner`) and both flavours serve the same tasks by the
+   * same ids: each reads, lists, follows and cancels the other's. It must run `agent`.
+   */
+  runner?: TaskRunner;
   /** The per-task event buses (default: {@link ListenerExecutionEventBusManager}). */
   eventBusManager?: ExecutionEventBusManager;
   /** Who the caller is (default: every caller is the same unauthenticated user). */
@@ -98,14 +103,15 @@ const DEFAULT_MAX_BODY_BYTES = 100 * 1024;
 function createRequestHandler(
   options: A2ASdkServerOptions,
   card: AgentCard,
+  runner: TaskRunner,
   executor: ClosableAgentExecutor,
 ): FastPathRequestHandler {
   return new FastPathRequestHandler(
     card,
-    options.taskStore ?? createA2ATaskStore(),
+    createCoreTaskStore(runner),
     executor,
     options.eventBusManager ?? new ListenerExecutionEventBusManager(),
-    { ...options.requestHandlerOptions, replyWith: options.replyWith ?? 'task' },
+    { ...options.requestHandlerOptions, replyWith: options.replyWith ?? 'task', runner },
   );
 }
 
@@ -194,8 +200,9 @@ export function createA2ASdkServer(options: A2ASdkServerOptions): A2ASdkServer {
   const executor = createAgentExecutor({
     agent: options.agent,
     maxConcurrency: options.maxConcurrency,
+    runner: options.runner,
   });
-  const requestHandler = createRequestHandler(options, card, executor);
+  const requestHandler = createRequestHandler(options, card, executor.runner, executor);
   const routes: RestRouteOptions = {
     requestHandler,
     userBuilder: options.userBuilder ?? noAuthentication,

@@ -1,16 +1,11 @@
 import { request as httpRequest } from 'node:http';
-import { SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
-import {
-  type Client,
-  ClientFactory,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-  RestTransportFactory,
-} from '@a2a-js/sdk/client';
+import { type Task, TaskState } from '@a2a-js/sdk';
+import { ClientFactory, DefaultAgentCardResolver } from '@a2a-js/sdk/client';
 import { createA2AHttpClient, createRemoteAgent } from '@agentport/a2a-http';
 import { createRemoteSdkAgent } from '@agentport/a2a-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GatewayProcess, startGatewayProcess } from '../testing/gateway-process.ts';
+import { FLAVOURS, officialClient, outputOf, textRequest } from '../testing/sdk-client.ts';
 import { readEvents } from '../testing/sse.ts';
 
 let gateway: GatewayProcess;
@@ -23,45 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway?.stop();
 });
-
-function textRequest(text: string): SendMessageRequest {
-  return SendMessageRequest.fromJSON({
-    message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] },
-  });
-}
-
-function outputOf(task: Task): string {
-  const parts = task.artifacts?.find((artifact) => artifact.artifactId === 'output')?.parts ?? [];
-  return parts.map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('');
-}
-
-async function officialClient(
-  cardUrl: string,
-  flavour: { binding: string; version: string },
-): Promise<Client> {
-  const legacyCompat = { enabled: true };
-  const card = await new DefaultAgentCardResolver({ legacyCompat }).resolve(cardUrl, '');
-  const factory = new ClientFactory({
-    transports: [
-      new JsonRpcTransportFactory({ legacyCompat }),
-      new RestTransportFactory({ legacyCompat }),
-    ],
-  });
-  return factory.createFromAgentCard({
-    ...card,
-    supportedInterfaces: card.supportedInterfaces.filter(
-      (entry) =>
-        entry.protocolBinding === flavour.binding && entry.protocolVersion === flavour.version,
-    ),
-  });
-}
-
-const FLAVOURS = [
-  { binding: 'JSONRPC', version: '1.0' },
-  { binding: 'HTTP+JSON', version: '1.0' },
-  { binding: 'JSONRPC', version: '0.3' },
-  { binding: 'HTTP+JSON', version: '0.3' },
-] as const;
 
 describe('the gateway process', () => {
   it('prints one line per surface with its URL', () => {

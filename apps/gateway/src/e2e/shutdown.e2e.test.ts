@@ -160,18 +160,19 @@ describe('remote agents', () => {
         };
         return result.tasks.map((task) => task.status.state);
       };
+      // One task model upstream: each flavour lists both tasks, whichever created it.
       await expect
         .poll(
           async () =>
-            (await handRolled()).join() === 'working' &&
-            (await sdk()).join() === 'TASK_STATE_WORKING',
+            (await handRolled()).join() === 'working,working' &&
+            (await sdk()).join() === 'TASK_STATE_WORKING,TASK_STATE_WORKING',
           { timeout: 3_000, interval: 50 },
         )
         .toBe(true);
       expect(await downstream.stop()).toBe(0);
       await Promise.all(runs);
-      expect(await handRolled()).toEqual(['canceled']);
-      expect(await sdk()).toEqual(['TASK_STATE_CANCELED']);
+      expect(await handRolled()).toEqual(['canceled', 'canceled']);
+      expect(await sdk()).toEqual(['TASK_STATE_CANCELED', 'TASK_STATE_CANCELED']);
     });
   });
 });

@@ -1,4 +1,4 @@
-import type { Message, Part, Task } from '@a2a-js/sdk';
+import type { Message, Task } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
 import {
   AgentEvent,
@@ -6,32 +6,18 @@ import {
   type ExecutionEventBus,
   type RequestContext,
 } from '@a2a-js/sdk/server';
-import type { Agent, AgentEvent as CoreAgentEvent } from '@agentport/core';
-import { CancellationError } from '@agentport/core';
-import { checkedOutput, pacedEvents } from '@agentport/core/internal';
+import type { Agent, TaskRunner } from '@agentport/core';
+import { CancellationError, createTaskRunner, isTerminalStatus } from '@agentport/core';
+import { coreMessageOf } from '../store/task-view.ts';
+import { publishTaskLog } from './log-bridge.ts';
 import { canceledTask, type MessageReplyRequest, replyToMessage } from './message-reply.ts';
-import { dataPart, failureParts, textOfParts, textPart } from './parts.ts';
+import { textOfParts } from './parts.ts';
 import { DEFAULT_MAX_CONCURRENCY, RunSlots } from './run-slots.ts';
 import { TaskPublisher } from './task-publisher.ts';
 import { now } from './timestamp.ts';
 
 interface Run {
-  readonly controller: AbortController;
   readonly finished: Promise<void>;
-  canceled: boolean;
-}
-
-function progressParts(event: CoreAgentEvent): Part[] | undefined {
-  switch (event.type) {
-    case 'tool-call':
-      return [textPart(`Calling tool '${event.name}'`), dataPart(event)];
-    case 'tool-result':
-      return [textPart(`Tool '${event.name}' returned`), dataPart(event)];
-    case 'handoff':
-      return [textPart(`Handing off from '${event.from}' to '${event.to}'`), dataPart(event)];
-    default:
-      return undefined;
-  }
 }
 
 function newTask(requestContext: RequestContext): Task {
@@ -45,44 +31,6 @@ function newTask(requestContext: RequestContext): Task {
   };
 }
 
-async function runTask(
-  agent: Agent,
-  requestContext: RequestContext,
-  publisher: TaskPublisher,
-  run: Run,
-): Promise<void> {
-  const { taskId, contextId } = requestContext;
-  const input = textOfParts(requestContext.userMessage.parts);
-  let streamed = '';
-  const events = pacedEvents(
-    agent.stream(input, { signal: run.controller.signal, metadata: { taskId, contextId } }),
-  );
-  for await (const event of events) {
-    if (event.type === 'text-delta') {
-      if (event.delta === '') continue;
-      publisher.delta(event.delta);
-      streamed += event.delta;
-    } else if (event.type === 'done') {
-      const output = checkedOutput(event.output, agent.name);
-      if (output !== streamed) publisher.output(output, { replace: true, lastChunk: true });
-      publisher.status(TaskState.TASK_STATE_COMPLETED);
-      return;
-    } else if (event.type === 'error') {
-      if (run.canceled) {
-        publisher.canceled();
-      } else {
-        publisher.status(TaskState.TASK_STATE_FAILED, [textPart(event.message), dataPart(event)]);
-      }
-      return;
-    } else {
-      publisher.status(TaskState.TASK_STATE_WORKING, progressParts(event));
-    }
-  }
-  publisher.status(TaskState.TASK_STATE_FAILED, [
-    textPart(`Agent '${agent.name}' ended without a result`),
-  ]);
-}
-
 /** Options of {@link createAgentExecutor}. */
 export interface AgentExecutorOptions {
   /** The agent run for each task and message answer. */
@@ -92,10 +40,19 @@ export interface AgentExecutorOptions {
    * at least 1); the others wait their turn, first come first served, a task in `submitted`.
    */
   maxConcurrency?: number;
+  /**
+   * The core runner that runs its tasks, in its store (default: a new one for `agent`, in
+   * memory, running `maxConcurrency` at once). Share one with another surface (the hand-rolled
+   * A2A server's `runner`) and both serve the same tasks: each reads, follows and cancels the
+   * other's. It must run `agent`.
+   */
+  runner?: TaskRunner | undefined;
 }
 
 /** An executor that can also answer with a message, and cancel everything it runs (at shutdown). */
 export interface ClosableAgentExecutor extends AgentExecutor {
+  /** The core runner its tasks run in (the one it was given, or its own). */
+  readonly runner: TaskRunner;
   /**
    * Runs the agent to its end and answers with a Message holding its output, without a task; a
    * run that fails or is canceled answers with its failed or canceled Task instead (to store).
@@ -110,9 +67,13 @@ export interface ClosableAgentExecutor extends AgentExecutor {
   close(): void;
 }
 
-/** What one executor's parts share: its agent, its run slots and what it is running now. */
+/** What one executor's parts share: its agent, its runner, its reply slots, what runs now. */
 interface ExecutorState {
   readonly agent: Agent;
+  readonly runner: TaskRunner;
+  /** Whether it made its runner (then it closes it). */
+  readonly ownsRunner: boolean;
+  /** The turns of message answers (tasks take the runner's). */
   readonly slots: RunSlots;
   /** The runs of tasks, by task id. */
   readonly runs: Map<string, Run>;
@@ -125,16 +86,17 @@ function cancelReply(controller: AbortController): void {
   controller.abort(new CancellationError('The run was canceled'));
 }
 
-function cancelRun(run: Run): void {
-  run.canceled = true;
-  run.controller.abort(new CancellationError('The task was canceled'));
+/** Cancels a task in the runner; one that ended meanwhile (or is gone) is left as it is. */
+function cancelInRunner(runner: TaskRunner, taskId: string): void {
+  runner.cancel(taskId).catch(() => undefined);
 }
 
 /** Cancels every run, and every run asked for from now on. */
 function closeExecutor(state: ExecutorState): void {
   state.closed = true;
-  for (const run of state.runs.values()) cancelRun(run);
+  for (const taskId of state.runs.keys()) cancelInRunner(state.runner, taskId);
   for (const controller of state.replies) cancelReply(controller);
+  if (state.ownsRunner) void state.runner.close();
 }
 
 /** Runs the agent for a message answer, in its turn, aborted when the caller goes away. */
@@ -165,29 +127,54 @@ async function replyInTurn(
   }
 }
 
-/** A new run of `taskId`, registered (canceled at once when the executor is closed). */
-function startRun(state: ExecutorState, taskId: string): { run: Run; markFinished: () => void } {
+/** A new run of `taskId`, registered until `markFinished`. */
+function startRun(state: ExecutorState, taskId: string): { markFinished: () => void } {
   let markFinished = () => {};
   const run: Run = {
-    controller: new AbortController(),
     finished: new Promise<void>((resolve) => {
       markFinished = resolve;
     }),
-    canceled: false,
   };
-  // Closed: it ends canceled at once (the agent's run is never started on an aborted signal).
-  if (state.closed) cancelRun(run);
   state.runs.set(taskId, run);
-  return { run, markFinished };
+  return { markFinished };
 }
 
-/** Runs the agent for a task on its bus, in its turn (`submitted` while every slot is taken). */
+/**
+ * Submits a new task to the runner (named by the SDK's ids, holding the caller's message), or
+ * finds the unfinished task a follow-up names; resolves with the sequence number to follow its
+ * log from, and whether it was running already. A task the runner has that is finished, or a
+ * run asked for once closed, resolves undefined.
+ */
+async function taskToFollow(
+  state: ExecutorState,
+  requestContext: RequestContext,
+): Promise<{ after: number; resumed: boolean } | undefined> {
+  const { runner } = state;
+  const { taskId, contextId, userMessage } = requestContext;
+  if (requestContext.task !== undefined) {
+    const existing = await runner.get(taskId).catch(() => undefined);
+    if (existing !== undefined) {
+      return isTerminalStatus(existing.status) ? undefined : { after: existing.seq, resumed: true };
+    }
+  }
+  if (state.closed) return undefined;
+  const created = await runner.submit(textOfParts(userMessage.parts) || ' ', {
+    id: taskId,
+    contextId,
+    messages: [coreMessageOf(userMessage)],
+  });
+  return { after: created.seq, resumed: requestContext.task !== undefined };
+}
+
+/**
+ * Runs a task on its bus: submitted to the core runner (`submitted` while every slot is taken),
+ * its log then published on the bus until it ends.
+ */
 async function executeInTurn(
   state: ExecutorState,
   requestContext: RequestContext,
   eventBus: ExecutionEventBus,
 ): Promise<void> {
-  const { agent, slots } = state;
   const { taskId, contextId } = requestContext;
   const current = state.runs.get(taskId);
   if (current !== undefined) {
@@ -196,28 +183,19 @@ async function executeInTurn(
     await current.finished;
     return;
   }
-  const { run, markFinished } = startRun(state, taskId);
+  const { markFinished } = startRun(state, taskId);
   const publisher = new TaskPublisher(eventBus, taskId, contextId);
   const task = requestContext.task ?? newTask(requestContext);
-  let holding = slots.tryAcquire();
   try {
-    if (holding) publisher.start(task);
-    else {
+    const follow = await taskToFollow(state, requestContext);
+    if (follow === undefined) {
+      // Closed before it could start, or a task that ended meanwhile: it says so and ends.
       publisher.wait(task);
-      // CancelTask (or close()) of a waiting task takes it out of the queue: it never runs.
-      holding = await slots.acquire(run.controller.signal);
-      if (!holding) {
-        publisher.canceled();
-        return;
-      }
-      publisher.resume();
+      publisher.canceled();
+      return;
     }
-    await runTask(agent, requestContext, publisher, run);
-  } catch (error) {
-    // Never let a raw error reach the SDK: it would put its message on the wire.
-    publisher.status(TaskState.TASK_STATE_FAILED, failureParts(error, agent.name));
+    await publishTaskLog(state.runner, task, follow.after, publisher, { resumed: follow.resumed });
   } finally {
-    if (holding) slots.release();
     state.runs.delete(taskId);
     markFinished();
   }
@@ -225,11 +203,8 @@ async function executeInTurn(
 
 /** Cancels the run of `taskId`, or, with none here (it is ending), publishes its final event. */
 function cancelTaskRun(state: ExecutorState, taskId: string, eventBus: ExecutionEventBus): void {
-  const run = state.runs.get(taskId);
-  if (run !== undefined) {
-    cancelRun(run);
-    return;
-  }
+  cancelInRunner(state.runner, taskId);
+  if (state.runs.has(taskId)) return;
   // Nothing runs here for this task (it is ending): the SDK waits for a final event.
   eventBus.publish(
     AgentEvent.statusUpdate({
@@ -242,12 +217,14 @@ function cancelTaskRun(state: ExecutorState, taskId: string, eventBus: Execution
 }
 
 /**
- * Creates the SDK executor that runs a core agent for each A2A task: it publishes the task, moves
- * it to working, appends text deltas to the `output` artifact, shows tool calls, tool results and
- * handoffs as working-status messages, and ends the task completed (final output), failed (agent
- * error) or canceled (CancelTask aborts the agent's signal). At most `maxConcurrency` runs go at
- * once: a task that waits for its turn is published `submitted`, says `working` when it starts,
- * and CancelTask ends it canceled without running the agent.
+ * Creates the SDK executor that runs a core agent for each A2A task, as a task of a core
+ * `TaskRunner` (the same task, by the same id, in the runner's store), and publishes the task's
+ * log on the SDK's bus: the task, working, text deltas appended to the `output` artifact, tool
+ * calls, tool results and handoffs as working-status messages, and its end, completed (final
+ * output), failed (agent error) or canceled (CancelTask, or a cancel through any surface sharing
+ * the runner, aborts the agent's signal). At most `maxConcurrency` runs go at once: a task that
+ * waits for its turn is published `submitted`, says `working` when it starts, and CancelTask ends
+ * it canceled without running the agent.
  *
  * @example
  * const handler = new DefaultRequestHandler(
@@ -257,14 +234,24 @@ function cancelTaskRun(state: ExecutorState, taskId: string, eventBus: Execution
  * );
  */
 export function createAgentExecutor(options: AgentExecutorOptions): ClosableAgentExecutor {
+  const maxConcurrency = options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
+  // Checked first: the runner's own check would name its own option.
+  const slots = new RunSlots(maxConcurrency);
+  const { agent } = options;
+  if (options.runner !== undefined && options.runner.agent.name !== agent.name) {
+    throw new TypeError(`runner runs agent '${options.runner.agent.name}', not '${agent.name}'`);
+  }
   const state: ExecutorState = {
-    agent: options.agent,
-    slots: new RunSlots(options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY),
+    agent,
+    runner: options.runner ?? createTaskRunner({ agent, maxConcurrency }),
+    ownsRunner: options.runner === undefined,
+    slots,
     runs: new Map(),
     replies: new Set(),
     closed: false,
   };
   return {
+    runner: state.runner,
     close: () => closeExecutor(state),
     reply: (request) => replyInTurn(state, request),
     execute: (requestContext, eventBus) => executeInTurn(state, requestContext, eventBus),

@@ -1,7 +1,7 @@
-import type { Message, Part, Task } from '@a2a-js/sdk';
+import type { Artifact, Message, Part, Task } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
 import { AgentEvent, type ExecutionEventBus } from '@a2a-js/sdk/server';
-import { agentMessage, outputArtifact, textPart } from './parts.ts';
+import { agentMessage, OUTPUT_ARTIFACT_ID, outputArtifact, textPart } from './parts.ts';
 import { now } from './timestamp.ts';
 
 /**
@@ -42,6 +42,14 @@ export class TaskPublisher {
     if (task.status?.state !== TaskState.TASK_STATE_SUBMITTED) {
       this.#publishStatus(TaskState.TASK_STATE_SUBMITTED, undefined);
     }
+  }
+
+  /** Publishes the task's event as it is (a task already under way, read from its store). */
+  open(task: Task): void {
+    this.#bus.publish(AgentEvent.task(task));
+    this.#artifactStarted = (task.artifacts ?? []).some(
+      ({ artifactId }) => artifactId === OUTPUT_ARTIFACT_ID,
+    );
   }
 
   /** The waiting task got its slot: it says `working`, in a status update. */
@@ -117,6 +125,21 @@ export class TaskPublisher {
         taskId: this.#taskId,
         contextId: this.#contextId,
         status: { state, message, timestamp: now() },
+        metadata: undefined,
+      }),
+    );
+  }
+
+  /** Publishes a chunk of an artifact other than the output, after the text queued before it. */
+  artifact(artifact: Artifact, chunk: { append: boolean; lastChunk: boolean }): void {
+    this.flush();
+    this.#bus.publish(
+      AgentEvent.artifactUpdate({
+        taskId: this.#taskId,
+        contextId: this.#contextId,
+        artifact,
+        append: chunk.append,
+        lastChunk: chunk.lastChunk,
         metadata: undefined,
       }),
     );

@@ -1,5 +1,6 @@
 import type {
   AgentCard,
+  CancelTaskRequest,
   GetTaskRequest,
   ListTasksRequest,
   ListTasksResponse,
@@ -20,10 +21,13 @@ import {
   type ServerCallContext,
   type TaskStore,
 } from '@a2a-js/sdk/server';
+import type { TaskRunner } from '@agentport/core';
 import { randomUuid } from '@agentport/core/internal';
 import { callerSignalOf } from './abortable-call-context.ts';
+import { cancelInRunner } from './cancel-in-runner.ts';
 import { EventBatches } from './event-batches.ts';
 import { answerSend, type Started, streamResponses } from './fast-path-answers.ts';
+import { followTaskLog } from './follow-task-log.ts';
 import { historyLengthError } from './history-length.ts';
 import { checkNewMessage, emptyMessageError, failedStream } from './message-checks.ts';
 import { type MessageReplier, replierOf } from './message-replier.ts';
@@ -42,6 +46,13 @@ export interface FastPathRequestHandlerOptions extends DefaultRequestHandlerOpti
    * Streaming, non-blocking and follow-up messages always go through a task.
    */
   replyWith?: 'task' | 'message';
+  /**
+   * The core runner the store and the executor are over (`createCoreTaskStore(runner)`,
+   * `createAgentExecutor({ agent, runner })`): CancelTask and SubscribeToTask then go through it,
+   * so they work on every task of the runner, whichever surface created it. Without one, they are
+   * the SDK's, over the store and the event buses.
+   */
+  runner?: TaskRunner;
 }
 
 /**
@@ -74,6 +85,7 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
   readonly #replier: MessageReplier | undefined;
   /** The tasks this handler's fast path is consuming events of (and saving), by scope and id. */
   readonly #running = new RunningTasks();
+  readonly #runner: TaskRunner | undefined;
 
   constructor(
     card: AgentCard,
@@ -105,6 +117,7 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     );
     this.#validateInputModes = options.validateInputModes ?? false;
     this.#replier = replierOf(executor, options.replyWith ?? 'task');
+    this.#runner = options.runner;
   }
 
   override sendMessage(
@@ -146,7 +159,18 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
     const streaming = this.#card.capabilities?.streaming === true;
+    if (this.#runner !== undefined) return followTaskLog(streaming, this.#runner, params, context);
     return subscribeToTask(streaming, this.#store, this.#buses, params, context);
+  }
+
+  /**
+   * With a runner, the runner's cancel: the task ends canceled in its store and its agent is
+   * aborted wherever it runs; a finished task is TaskNotCancelable, an unknown one TaskNotFound.
+   */
+  override cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
+    const runner = this.#runner;
+    if (runner === undefined) return super.cancelTask(params, context);
+    return cancelInRunner(runner, params.id);
   }
 
   override getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {

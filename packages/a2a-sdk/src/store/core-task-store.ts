@@ -1,0 +1,162 @@
+import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
+import { TaskState } from '@a2a-js/sdk';
+import { A2AError, RequestMalformedError } from '@a2a-js/sdk/errors';
+import type { TaskStore } from '@a2a-js/sdk/server';
+import {
+  type Task as CoreTask,
+  InvalidInputError,
+  type TaskListOptions,
+  TaskNotFoundError,
+  type TaskRunner,
+  TaskStoreFullError,
+} from '@agentport/core';
+import { OUTPUT_ARTIFACT_ID, textOfParts } from '../executor/parts.ts';
+import { a2aTaskOf, coreMessageOf, coreStatusOf } from './task-view.ts';
+
+const DEFAULT_PAGE_SIZE = 50;
+
+/** The refusal of a new unfinished task when the store is full of unfinished ones. */
+export const STORE_FULL_MESSAGE = new TaskStoreFullError().message;
+
+/** Core's store-full refusal as the SDK surface has always said it (its code in the metadata). */
+function storeFull(): A2AError {
+  return new A2AError({ message: STORE_FULL_MESSAGE, metadata: { code: 'task_store_full' } });
+}
+
+/**
+ * Stores a task the runner did not run (a message answer that failed, say): created with its
+ * history, then moved to the status it is in, with its status message, text view and error.
+ */
+async function storeEnded(runner: TaskRunner, task: Task): Promise<void> {
+  const messages = (task.history ?? []).map(coreMessageOf);
+  const first = task.history?.find((message) => message.taskId === task.id) ?? task.history?.[0];
+  const input = first === undefined ? '' : textOfParts(first.parts);
+  try {
+    await runner.store.create({
+      id: task.id,
+      contextId: task.contextId || undefined,
+      agentName: runner.agent.name,
+      input: input === '' ? ' ' : input,
+      metadata: { ...task.metadata },
+      messages,
+    });
+  } catch (error) {
+    if (error instanceof TaskStoreFullError) throw storeFull();
+    throw error;
+  }
+  const status = coreStatusOf(task.status?.state);
+  if (status === undefined || status === 'submitted') return;
+  const output = task.artifacts
+    ?.filter(({ artifactId }) => artifactId === OUTPUT_ARTIFACT_ID)
+    .map((artifact) => textOfParts(artifact.parts))
+    .join('');
+  const statusMessage = task.status?.message;
+  const error =
+    status === 'failed'
+      ? { code: 'agent_failure', message: textOfParts(statusMessage?.parts ?? []) || 'failed' }
+      : undefined;
+  await runner.store.update(
+    task.id,
+    {
+      status,
+      ...(statusMessage === undefined ? {} : { statusMessage: coreMessageOf(statusMessage) }),
+      ...(output ? { output } : {}),
+      ...(error === undefined ? {} : { error }),
+    },
+    { expectedStatus: 'submitted' },
+  );
+}
+
+/** The core listing of a ListTasks request (its pageToken is core's cursor). */
+function listOptionsOf(
+  params: ListTasksRequest,
+  limit: number,
+): Omit<TaskListOptions, 'agentName'> {
+  const status =
+    params.status === undefined || params.status === TaskState.TASK_STATE_UNSPECIFIED
+      ? undefined
+      : coreStatusOf(params.status);
+  return {
+    limit,
+    ...(params.pageToken ? { cursor: params.pageToken } : {}),
+    ...(status === undefined ? {} : { status }),
+    ...(params.contextId ? { contextId: params.contextId } : {}),
+  };
+}
+
+/** Whether a task's status changed after `after` (ms), when the request filters by it. */
+function changedAfter(task: CoreTask, after: number | undefined): boolean {
+  return after === undefined || Date.parse(task.updatedAt) > after;
+}
+
+/** How many tasks the listing's filters select in all, counted a page of 100 at a time. */
+async function countListed(
+  runner: TaskRunner,
+  params: ListTasksRequest,
+  after: number | undefined,
+): Promise<number> {
+  let count = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await runner.list({
+      ...listOptionsOf({ ...params, pageToken: '' }, 100),
+      ...(cursor === undefined ? {} : { cursor }),
+    });
+    for (const task of page.tasks) if (changedAfter(task, after)) count += 1;
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return count;
+}
+
+async function listTasks(runner: TaskRunner, params: ListTasksRequest): Promise<ListTasksResponse> {
+  const pageSize = params.pageSize || DEFAULT_PAGE_SIZE;
+  const after = params.statusTimestampAfter ? Date.parse(params.statusTimestampAfter) : undefined;
+  let page: Awaited<ReturnType<TaskRunner['list']>>;
+  try {
+    page = await runner.list(listOptionsOf(params, pageSize));
+  } catch (error) {
+    if (error instanceof InvalidInputError) {
+      throw new RequestMalformedError('Invalid page token format.');
+    }
+    throw error;
+  }
+  const tasks = page.tasks
+    .filter((task) => changedAfter(task, after))
+    .map((task) => {
+      const view = a2aTaskOf(task);
+      if (!params.includeArtifacts) view.artifacts = [];
+      return view;
+    });
+  return {
+    tasks,
+    nextPageToken: page.nextCursor ?? '',
+    pageSize,
+    totalSize: await countListed(runner, params, after),
+  };
+}
+
+/**
+ * The SDK's `TaskStore` over a core task runner's store: the SDK's request handler reads (load,
+ * list) the agent's tasks from core, whichever surface created them, in the SDK's shape. Saving a
+ * task the runner runs writes nothing (the runner wrote every change to the core store as it
+ * happened, and the SDK's copy is a view of those); a task the runner does not know (a message
+ * answer that ended failed) is stored as it is. Tasks are the agent's, not scoped by tenant or
+ * caller, as on the hand-rolled surface.
+ */
+export function createCoreTaskStore(runner: TaskRunner): TaskStore {
+  return {
+    async load(taskId) {
+      try {
+        return a2aTaskOf(await runner.get(taskId));
+      } catch (error) {
+        if (error instanceof TaskNotFoundError) return undefined;
+        throw error;
+      }
+    },
+    async save(task) {
+      if ((await runner.store.get(task.id)) !== undefined) return;
+      await storeEnded(runner, task);
+    },
+    list: (params) => listTasks(runner, params),
+  };
+}
