@@ -34,5 +34,6 @@ export {
   AGENT_CARD_ROUTE,
   createA2ASdkServer,
 } from './server.ts';
+export { createCoreTaskStore } from './store/core-task-store.ts';
 export { ListenerExecutionEventBus, ListenerExecutionEventBusManager } from './store/event-bus.ts';
 export { type A2ATaskStoreOptions, createA2ATaskStore } from './store/memory-task-store.ts';

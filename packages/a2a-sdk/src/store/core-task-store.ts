@@ -1,14 +1,16 @@
 import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
-import { TaskState } from '@a2a-js/sdk';
+import { Role, TaskState } from '@a2a-js/sdk';
 import { A2AError, RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { TaskStore } from '@a2a-js/sdk/server';
 import {
   type Task as CoreTask,
   InvalidInputError,
+  TaskConflictError,
   type TaskListOptions,
   TaskNotFoundError,
   type TaskRunner,
   TaskStoreFullError,
+  UNFINISHED_STATUSES,
 } from '@agentport/core';
 import { OUTPUT_ARTIFACT_ID, textOfParts } from '../executor/parts.ts';
 import { a2aTaskOf, coreMessageOf, coreStatusOf } from './task-view.ts';
@@ -65,6 +67,26 @@ async function storeEnded(runner: TaskRunner, task: Task): Promise<void> {
     },
     { expectedStatus: 'submitted' },
   );
+}
+
+/**
+ * Adds to a stored task the caller's messages the SDK's copy has and it has not (a follow-up
+ * message the SDK's handler put in the history): everything else the runner wrote already. A
+ * task that ended meanwhile keeps its history as it ended.
+ */
+async function addFollowUps(runner: TaskRunner, stored: CoreTask, task: Task): Promise<void> {
+  const history = task.history ?? [];
+  if (history.length <= stored.messages.length) return;
+  const known = new Set(stored.messages.map(({ messageId }) => messageId));
+  const messages = history
+    .filter((message) => message.role === Role.ROLE_USER && !known.has(message.messageId))
+    .map(coreMessageOf);
+  if (messages.length === 0) return;
+  await runner.store
+    .update(task.id, { messages }, { expectedStatus: UNFINISHED_STATUSES })
+    .catch((error: unknown) => {
+      if (!(error instanceof TaskConflictError)) throw error;
+    });
 }
 
 /** The core listing of a ListTasks request (its pageToken is core's cursor). */
@@ -154,8 +176,9 @@ export function createCoreTaskStore(runner: TaskRunner): TaskStore {
       }
     },
     async save(task) {
-      if ((await runner.store.get(task.id)) !== undefined) return;
-      await storeEnded(runner, task);
+      const stored = await runner.store.get(task.id);
+      if (stored === undefined) await storeEnded(runner, task);
+      else if (stored.agentName === runner.agent.name) await addFollowUps(runner, stored, task);
     },
     list: (params) => listTasks(runner, params),
   };
