@@ -254,16 +254,16 @@ class A2AMemoryTaskStore implements TaskStore {
 }
 
 /**
- * Creates the in-memory task store our servers use by default: the SDK's `InMemoryTaskStore`
- * semantics (tenant and user scoping, newest-first listing with the same cursors) without deep
- * copies on every read and write, and with bounded retention.
+ * Creates an SDK-shaped in-memory task store, for the SDK's own handlers used without a core
+ * runner: the SDK's `InMemoryTaskStore` semantics (tenant and user scoping, newest-first listing
+ * with the same cursors) without deep copies on every read and write, and with bounded retention.
  *
  * @example
- * const server = createA2ASdkServer({
- *   agent,
+ * const handler = new DefaultRequestHandler(
  *   card,
- *   taskStore: createA2ATaskStore({ maxTasks: 1000 }),
- * });
+ *   createA2ATaskStore({ maxTasks: 1000 }),
+ *   createAgentExecutor({ agent }),
+ * );
  */
 export function createA2ATaskStore(options: A2ATaskStoreOptions = {}): TaskStore {
   return new A2AMemoryTaskStore(options);
