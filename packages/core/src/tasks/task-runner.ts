@@ -221,14 +221,22 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       return followEvents(runnerSource(id, store, get, watchers), followOptions);
     },
 
-    async close() {
-      // Cancel while still subscribed, so waiters and watchers see the canceled tasks.
-      const ids = slots.drain();
-      await Promise.all(ids.map((id) => cancelUnfinished(store, id).catch(() => undefined)));
-      unsubscribe();
-      watchers.close();
-      slots.releaseAll();
-      watchers.endAll();
-    },
+    close: () => closeRunner(store, slots, watchers, unsubscribe),
   };
+}
+
+/** Closes a runner: cancels what it runs or queues, then lets go of the store and its watchers. */
+async function closeRunner(
+  store: TaskStore,
+  slots: RunSlots,
+  watchers: TaskWatchers,
+  unsubscribe: () => void,
+): Promise<void> {
+  // Cancel while still subscribed, so waiters and watchers see the canceled tasks.
+  const ids = slots.drain();
+  await Promise.all(ids.map((id) => cancelUnfinished(store, id).catch(() => undefined)));
+  unsubscribe();
+  watchers.close();
+  slots.releaseAll();
+  watchers.endAll();
 }
