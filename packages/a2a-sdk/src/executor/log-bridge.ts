@@ -29,58 +29,6 @@ export function progressParts(event: CoreAgentEvent | TaskEvent): Part[] | undef
   }
 }
 
-/**
- * Opens a task on its bus the way its run goes: the task event waits for the run's `working`
- * (and carries it, with the first text); a task still `submitted` at the end of the tick (every
- * slot is taken) is published `submitted` then, and says `working` apart when it starts.
- */
-class Opening {
-  readonly #publisher: TaskPublisher;
-  readonly #task: Task;
-  #state: 'closed' | 'waiting' | 'open' = 'closed';
-  #timer: ReturnType<typeof setImmediate> | undefined;
-
-  constructor(publisher: TaskPublisher, task: Task, resumed: boolean) {
-    this.#publisher = publisher;
-    this.#task = task;
-    if (resumed) {
-      publisher.open(task);
-      this.#state = 'open';
-    } else {
-      this.#timer = setImmediate(() => this.#wait());
-    }
-  }
-
-  #wait(): void {
-    this.#timer = undefined;
-    if (this.#state !== 'closed') return;
-    this.#state = 'waiting';
-    this.#publisher.wait(this.#task);
-  }
-
-  /** The run started. */
-  working(): void {
-    if (this.#state === 'open') return;
-    if (this.#state === 'waiting') this.#publisher.resume();
-    else {
-      clearImmediate(this.#timer);
-      this.#publisher.start(this.#task);
-    }
-    this.#state = 'open';
-  }
-
-  /** Something other than a start comes: the task's own event goes first. */
-  ensure(): void {
-    if (this.#state !== 'closed') return;
-    clearImmediate(this.#timer);
-    this.#wait();
-  }
-
-  stop(): void {
-    clearImmediate(this.#timer);
-  }
-}
-
 /** How {@link publishTaskLog} begins and when it stops early. */
 export interface PublishLogOptions {
   /**
@@ -107,13 +55,15 @@ function artifactOf(event: TaskArtifactUpdateEvent): Artifact {
 /** What a task's log says, published on a bus as it comes: the state of one reading. */
 class LogPublisher {
   readonly #publisher: TaskPublisher;
-  readonly #opening: Opening;
   /** The text of the output artifact published so far. */
   #text: string;
 
   constructor(publisher: TaskPublisher, task: Task, resumed: boolean) {
     this.#publisher = publisher;
-    this.#opening = new Opening(publisher, task, resumed);
+    // The task event waits for the run's `working` (and carries it, with the first text); a
+    // task still `submitted` at the end of the tick (every slot taken) is published so then.
+    if (resumed) publisher.open(task);
+    else publisher.begin(task);
     const output = task.artifacts?.find(({ artifactId }) => artifactId === OUTPUT_ARTIFACT_ID);
     this.#text = output === undefined ? '' : textOfParts(output.parts);
   }
@@ -123,22 +73,21 @@ class LogPublisher {
     const publisher = this.#publisher;
     if (event.type === 'text-delta') {
       if (event.delta === '') return false;
-      this.#opening.working();
+      this.#publisher.working();
       publisher.delta(event.delta);
       this.#text += event.delta;
     } else if (event.type === 'status-update') {
-      if (event.status === 'working') this.#opening.working();
+      if (event.status === 'working') this.#publisher.working();
       else if (event.status !== 'submitted') {
         this.#end(event);
         return true;
       }
     } else if (event.type === 'artifact-update') {
-      this.#opening.ensure();
       publisher.artifact(artifactOf(event), event);
     } else if (event.type !== 'message') {
       const parts = progressParts(event);
       if (parts === undefined) return false;
-      this.#opening.working();
+      this.#publisher.working();
       publisher.status(TaskState.TASK_STATE_WORKING, parts);
     }
     return false;
@@ -146,7 +95,6 @@ class LogPublisher {
 
   #end(event: TaskStatusUpdateEvent): void {
     const publisher = this.#publisher;
-    this.#opening.ensure();
     if (event.status === 'completed') {
       const output = event.output ?? this.#text;
       if (output !== this.#text) publisher.output(output, { replace: true, lastChunk: true });
@@ -170,11 +118,11 @@ class LogPublisher {
     const output = task.output ?? '';
     if (output.startsWith(this.#text)) {
       if (output.length > this.#text.length) {
-        this.#opening.working();
+        this.#publisher.working();
         this.#publisher.delta(output.slice(this.#text.length));
       }
     } else {
-      this.#opening.working();
+      this.#publisher.working();
       this.#publisher.output(output, { replace: true });
     }
     this.#text = output;
@@ -191,12 +139,7 @@ class LogPublisher {
 
   /** The runner closed before the task ended: it is canceled (close cancels what it runs). */
   closed(): void {
-    this.#opening.ensure();
     this.#publisher.canceled();
-  }
-
-  stop(): void {
-    this.#opening.stop();
   }
 }
 
@@ -218,23 +161,19 @@ export async function publishTaskLog(
   const reader = new LogPublisher(publisher, task, options.resumed);
   const signal = options.signal === undefined ? {} : { signal: options.signal };
   let from = after;
-  try {
-    for (;;) {
-      try {
-        for await (const { seq, event } of runner.follow(task.id, { after: from, ...signal })) {
-          from = seq;
-          if (reader.apply(event)) return;
-        }
-        break;
-      } catch (error) {
-        if (!(error instanceof EventsExpiredError)) throw error;
-        const snapshot = await runner.get(task.id);
-        if (reader.catchUp(snapshot)) return;
-        from = snapshot.seq;
+  for (;;) {
+    try {
+      for await (const { seq, event } of runner.follow(task.id, { after: from, ...signal })) {
+        from = seq;
+        if (reader.apply(event)) return;
       }
+      break;
+    } catch (error) {
+      if (!(error instanceof EventsExpiredError)) throw error;
+      const snapshot = await runner.get(task.id);
+      if (reader.catchUp(snapshot)) return;
+      from = snapshot.seq;
     }
-    if (options.signal?.aborted !== true) reader.closed();
-  } finally {
-    reader.stop();
   }
+  if (options.signal?.aborted !== true) reader.closed();
 }

@@ -17,6 +17,10 @@ export class TaskPublisher {
   readonly #contextId: string;
   /** The task, until its first event is published. */
   #pendingTask: Task | undefined;
+  /** Whether the pending task's run has started (its event then says `working`). */
+  #started = true;
+  /** Whether its event said `submitted`, its run not started then ({@link working} says so). */
+  #waiting = false;
   #artifactStarted = false;
   #pendingText = '';
   #flushScheduled: ReturnType<typeof setImmediate> | undefined;
@@ -31,6 +35,24 @@ export class TaskPublisher {
   start(task: Task): void {
     this.#pendingTask = task;
     this.#schedule();
+  }
+
+  /**
+   * Opens a task whose run may not start at once: its event leaves at the end of the tick (or with
+   * the next other event), `working` if {@link working} was called by then, else `submitted`.
+   */
+  begin(task: Task): void {
+    this.#started = false;
+    this.start(task);
+  }
+
+  /** The task's run started: its event says so, or a status update does if it said `submitted`. */
+  working(): void {
+    if (this.#pendingTask !== undefined) this.#started = true;
+    else if (this.#waiting) {
+      this.#waiting = false;
+      this.resume();
+    }
   }
 
   /**
@@ -77,7 +99,11 @@ export class TaskPublisher {
     const task = this.#pendingTask;
     if (task !== undefined) {
       this.#pendingTask = undefined;
-      this.#publishTask(task);
+      if (this.#started) this.#publishTask(task);
+      else {
+        this.#waiting = true;
+        this.wait(task);
+      }
     }
     if (this.#pendingText === '') return;
     const text = this.#pendingText;
