@@ -5,7 +5,7 @@ import {
   RequestContext,
   ServerCallContext,
 } from '@a2a-js/sdk/server';
-import { type Agent, defineAgent, InvalidInputError } from '@agentport/core';
+import { type Agent, createTaskRunner, defineAgent, InvalidInputError } from '@agentport/core';
 import { createAssistantAgent, createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { createNumericAgent } from '@agentport/core/testing';
 import { describe, expect, it } from 'vitest';
@@ -313,6 +313,64 @@ describe('createAgentExecutor', () => {
     });
     expect((reply as Task).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     expect(runs).toBe(0);
+  });
+});
+
+describe('createAgentExecutor on a shared runner', () => {
+  it('runs its tasks in the runner it is given, by the SDK ids, with the caller message', async () => {
+    const runner = createTaskRunner({ agent: createEchoAgent() });
+    const executor = createAgentExecutor({ agent: runner.agent, runner });
+    await executor.execute(requestContext('hello'), recorder().bus);
+    expect(await runner.get('task-1')).toMatchObject({
+      contextId: 'ctx-1',
+      status: 'completed',
+      output: 'hello',
+      messages: [{ messageId: 'm-1', role: 'user', parts: [{ kind: 'text', text: 'hello' }] }],
+    });
+    expect(() => createAgentExecutor({ agent: createTickerAgent(), runner })).toThrow(TypeError);
+  });
+
+  it('follows a task another surface started, and ends with its end', async () => {
+    const gated = createGatedAgent();
+    const runner = createTaskRunner({ agent: gated.agent });
+    const executor = createAgentExecutor({ agent: gated.agent, runner });
+    const started = await runner.submit('elsewhere', { id: 'task-1' });
+    const { bus, events } = recorder();
+    const context = requestContext('a follow-up');
+    const following = executor.execute(
+      new RequestContext(context.request, 'task-1', started.contextId, context.context, {
+        id: 'task-1',
+        contextId: started.contextId,
+        status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: '' },
+        artifacts: [],
+        history: [],
+        metadata: undefined,
+      }),
+      bus,
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    gated.release('elsewhere');
+    await following;
+    expect(summary(events)).toEqual([
+      'task TASK_STATE_WORKING',
+      'artifact: done elsewhere',
+      'TASK_STATE_COMPLETED',
+    ]);
+    // One that ended meanwhile is answered with its end, not run again.
+    const late = recorder();
+    await executor.execute(
+      new RequestContext(context.request, 'task-1', started.contextId, context.context, {
+        id: 'task-1',
+        contextId: started.contextId,
+        status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: '' },
+        artifacts: [],
+        history: [],
+        metadata: undefined,
+      }),
+      late.bus,
+    );
+    expect(summary(late.events)).toEqual(['task TASK_STATE_WORKING', 'TASK_STATE_COMPLETED']);
+    expect(gated.started).toEqual(['elsewhere']);
   });
 });
 

@@ -141,9 +141,9 @@ function startRun(state: ExecutorState, taskId: string): { markFinished: () => v
 
 /**
  * Submits a new task to the runner (named by the SDK's ids, holding the caller's message), or
- * finds the unfinished task a follow-up names; resolves with the sequence number to follow its
- * log from, and whether it was running already. A task the runner has that is finished, or a
- * run asked for once closed, resolves undefined.
+ * finds the task a follow-up names; resolves with the sequence number to follow its log from
+ * (for a task that ended meanwhile, its last event: its end), and whether it was under way
+ * already. A new run asked for once closed resolves undefined.
  */
 async function taskToFollow(
   state: ExecutorState,
@@ -154,7 +154,8 @@ async function taskToFollow(
   if (requestContext.task !== undefined) {
     const existing = await runner.get(taskId).catch(() => undefined);
     if (existing !== undefined) {
-      return isTerminalStatus(existing.status) ? undefined : { after: existing.seq, resumed: true };
+      const after = isTerminalStatus(existing.status) ? existing.seq - 1 : existing.seq;
+      return { after, resumed: true };
     }
   }
   if (state.closed) return undefined;
@@ -189,7 +190,7 @@ async function executeInTurn(
   try {
     const follow = await taskToFollow(state, requestContext);
     if (follow === undefined) {
-      // Closed before it could start, or a task that ended meanwhile: it says so and ends.
+      // Closed before it could start: it says so and ends.
       publisher.wait(task);
       publisher.canceled();
       return;
