@@ -15,6 +15,7 @@ import {
   RouteNotFoundError,
   ShuttingDownError,
 } from '@agentport/http';
+import { rejoinStream, StreamRuns } from '@agentport/http/internal';
 import {
   type AnswerHeaders,
   hasPlainJsonBody,
@@ -23,10 +24,8 @@ import {
 } from '@agentport/http/node';
 import type { Context } from 'hono';
 import { describeAgent } from './describe-agent.ts';
-import { rejoinStream } from './rejoin-stream.ts';
 import { invokeAction, streamAction } from './rest-actions.ts';
 import { isRouteName, normalizeRouteName } from './route-name.ts';
-import { StreamRuns } from './stream-runs.ts';
 
 /** The methods of `GET /` and `GET /{name}`. */
 export const SHOW_METHODS = ['GET', 'HEAD'] as const;
@@ -132,9 +131,9 @@ export class AgentRegistry {
     const entry = match === null ? undefined : this.#agents.get(match[1] as string);
     if (entry === undefined) return undefined;
     const id = (match as RegExpExecArray)[2] as string;
-    return rejoinStream(context, this.#runs, entry.agent.name, id, this.#streamOptions).catch(
-      errorResponse,
-    );
+    const { name } = entry.agent;
+    const serves = (agentName: string): boolean => agentName === name;
+    return rejoinStream(context, this.#runs, serves, id, this.#streamOptions).catch(errorResponse);
   }
 
   /** `GET /`: every agent's summary. */

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import { createMemoryTaskStore } from '@agentport/core';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
+import { StreamRuns } from '@agentport/http/internal';
 import { type FetchApp, type ListenOptions, listen, nodeAction } from '@agentport/http/node';
 import {
   createBrokenAgent,
@@ -18,7 +19,6 @@ import {
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { streamAction } from './rest-actions.ts';
 import { createRestServer, type RestServer } from './rest-server.ts';
-import { StreamRuns } from './stream-runs.ts';
 
 const servers: TestServer[] = [];
 

@@ -6,8 +6,8 @@ import {
   parseJsonText,
   type RouteAction,
 } from '@agentport/http';
+import type { StreamRuns } from '@agentport/http/internal';
 import { invokeRequestSchema } from './invoke-request.ts';
-import type { StreamRuns } from './stream-runs.ts';
 
 /** `POST /{name}/invoke`: the agent's result as `{ result }`, its failure as `agent_failure`. */
 export function invokeAction(agent: Agent, maxBodyBytes: number): RouteAction {

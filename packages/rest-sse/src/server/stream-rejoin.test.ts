@@ -1,11 +1,14 @@
-import {
-  createMemoryTaskStore,
-  defineAgent,
-  type TaskLogEntry,
-  type TaskStore,
-} from '@agentport/core';
+import { createMemoryTaskStore, defineAgent, type TaskStore } from '@agentport/core';
 import { createTickerAgent } from '@agentport/core/agents';
-import { readSSE, readSSEEvents, servedPerTest } from '@agentport/http/testing';
+import {
+  dropAndRejoin,
+  REJOIN_REFUSALS,
+  readSSE,
+  readSSEEvents,
+  rejoinRefusals,
+  sentSeqs,
+  servedPerTest,
+} from '@agentport/http/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { createRestServer, type RestServerOptions } from './rest-server.ts';
 
@@ -31,15 +34,6 @@ function taskIdOf(response: Response): string {
   return LOCATION.exec(location)?.[1] as string;
 }
 
-/** The log entries a REST stream sends: the agent's progress events and the terminal update. */
-function sentEntries(log: readonly TaskLogEntry[]): TaskLogEntry[] {
-  return log.filter(
-    (entry) =>
-      !['status-update', 'message', 'artifact-update'].includes(entry.event.type) ||
-      entry === log.at(-1),
-  );
-}
-
 describe.each([
   ['the Node fast path', true],
   ['Hono over a web stream', false],
@@ -59,9 +53,7 @@ describe.each([
       'done',
     ]);
     const log = await store.events(id);
-    expect(streamed.map((event) => Number(event.id))).toEqual(
-      sentEntries(log).map((entry) => entry.seq),
-    );
+    expect(streamed.map((event) => Number(event.id))).toEqual(sentSeqs(log));
     expect(await store.get(id)).toMatchObject({
       agentName: 'ticker',
       status: 'completed',
@@ -73,24 +65,16 @@ describe.each([
     const store = createMemoryTaskStore();
     const url = await serveTicker(store, options);
     const response = await post(url, '6 every 30ms');
-    const location = response.headers.get('content-location') as string;
-    const before = await readSSEEvents(response, 2);
-    const last = Number(before.at(-1)?.id);
-    const rejoined = await fetch(`${url}${location}`, {
-      headers: { 'last-event-id': String(last) },
-    });
-    expect(rejoined.status).toBe(200);
-    const after = (await readSSE(rejoined)).events;
-    expect(Number(after[0]?.id)).toBe(last + 1);
+    const { before, status, after } = await dropAndRejoin(url, response, 2);
+    expect(status).toBe(200);
+    expect(Number(after[0]?.id)).toBe(Number(before.at(-1)?.id) + 1);
     expect(after.at(-1)).toMatchObject({ event: 'done' });
     expect(JSON.parse(after.at(-1)?.data ?? '')).toEqual({
       output: 'tick 1\ntick 2\ntick 3\ntick 4\ntick 5\ntick 6',
     });
     // Both parts together are the whole run: no gap, nothing twice.
-    const whole = sentEntries(await store.events(taskIdOf(response)));
-    expect([...before, ...after].map((event) => Number(event.id))).toEqual(
-      whole.map((entry) => entry.seq),
-    );
+    const whole = sentSeqs(await store.events(taskIdOf(response)));
+    expect([...before, ...after].map((event) => Number(event.id))).toEqual(whole);
     const deltas = [...before, ...after].filter((event) => event.event === 'text-delta');
     expect(deltas.map((event) => JSON.parse(event.data).delta)).toEqual([
       'tick 1',
@@ -177,26 +161,9 @@ describe('GET /{name}/tasks/{id}/stream', () => {
     const response = await post(url, '4 every 1ms');
     const location = response.headers.get('content-location') as string;
     await response.text();
-    const answers = await Promise.all([
-      fetch(`${url}${location}`, { headers: { 'last-event-id': 'x' } }),
-      fetch(`${url}${location}?lastEventId=-1`),
-      fetch(`${url}${location}`, { headers: { 'last-event-id': '999' } }),
-      fetch(`${url}${location}`, { headers: { 'last-event-id': '1' } }),
-      fetch(`${url}/demo/ticker/tasks/nobody/stream`),
-    ]);
-    const errors = await Promise.all(
-      answers.map(async (answer) => [
-        answer.status,
-        ((await answer.json()) as { error: { code: string } }).error.code,
-      ]),
+    expect(await rejoinRefusals(url, location, '/demo/ticker/tasks/nobody/stream')).toEqual(
+      REJOIN_REFUSALS,
     );
-    expect(errors).toEqual([
-      [400, 'invalid_input'],
-      [400, 'invalid_input'],
-      [400, 'events_ahead'],
-      [410, 'events_expired'],
-      [404, 'task_not_found'],
-    ]);
   });
 
   it("answers 404 for another agent's task", async () => {

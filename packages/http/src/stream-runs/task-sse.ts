@@ -4,21 +4,22 @@ import {
   type TaskEvent,
   type TaskStatusUpdateEvent,
 } from '@agentport/core';
-import { type SSEMessage, sseErrorMessage } from '@agentport/http';
+import type { SSEMessage } from '../sse/format-sse.ts';
+import { sseErrorMessage } from '../sse/sse-writer.ts';
 
-/** The events a store writes itself: a REST stream sends none of them but the terminal update. */
+/** The events a store writes itself: a run's stream (REST's, compat's) sends none of them but the terminal update. */
 const STORE_EVENT_TYPES: ReadonlySet<string> = new Set([
   'status-update',
   'message',
   'artifact-update',
 ]);
 
-/** Whether a log event is the agent's own progress (sent on a REST stream as it is). */
+/** Whether a log event is the agent's own progress (sent on a run's stream as it is). */
 export function isProgress(event: TaskEvent): boolean {
   return !STORE_EVENT_TYPES.has(event.type);
 }
 
-/** A progress event as a REST stream sends it: named by its type, its data the rest, its id `seq`. */
+/** A progress event as a run's stream sends it: named by its type, its data the rest, its id `seq`. */
 export function progressMessage(seq: number, event: TaskEvent, json?: string): SSEMessage {
   if (json !== undefined) return { event: event.type, data: json, id: seq };
   const { type, ...data } = event;
@@ -26,7 +27,7 @@ export function progressMessage(seq: number, event: TaskEvent, json?: string): S
 }
 
 /**
- * The last event of a REST stream, for its task's terminal status update at `seq`: `done`
+ * The last event of a run's stream, for its task's terminal status update at `seq`: `done`
  * `{ output }` when completed, else `error` `{ code, message }`; `json` is its data when the run
  * that ended the task still has it (the agent's own `done` or `error` event, as the stream sent
  * it before streams were tasks), `output` the task's output for a completed task.

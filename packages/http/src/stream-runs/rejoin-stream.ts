@@ -4,14 +4,11 @@ import {
   TaskNotFoundError,
   type TaskStatusUpdateEvent,
 } from '@agentport/core';
-import {
-  type ActionStreamOptions,
-  lastEventIdOf,
-  openSSE,
-  type SSEWriter,
-  sseErrorMessage,
-} from '@agentport/http';
 import type { Context } from 'hono';
+import { lastEventIdOf } from '../last-event-id.ts';
+import type { ActionStreamOptions } from '../route-action.ts';
+import { type SSEWriter, sseErrorMessage } from '../sse/sse-writer.ts';
+import { openSSE } from '../sse/stream-sse.ts';
 import type { StreamRuns } from './stream-runs.ts';
 import { endMessage, isProgress, progressMessage } from './task-sse.ts';
 
@@ -61,22 +58,23 @@ async function writeRejoined(
 }
 
 /**
- * `GET /{name}/tasks/{id}/stream`: the stream of a run rejoined after `Last-Event-ID` (or
- * `?lastEventId`; without one, from its start), the same events as `POST /{name}/stream` sent,
- * then live to its end. What would fail its first read is a JSON error before it starts, as on
- * a2a-http's `GET /tasks/{id}/events`: 404 for an unknown task or another agent's, 400 for an id
- * that is not a number or is beyond the task's last event, 410 when retention dropped the events.
+ * The stream of a run rejoined after `Last-Event-ID` (or `?lastEventId`; without one, from its
+ * start), the same events as the run's own stream sent, then live to its end (REST's
+ * `GET /{name}/tasks/{id}/stream`, compat's `GET /runs/{id}/stream`). What would fail its first
+ * read is a JSON error before it starts, as on a2a-http's `GET /tasks/{id}/events`: 404 for an
+ * unknown task or one of an agent `serves` refuses, 400 for an id that is not a number or is
+ * beyond the task's last event, 410 when retention dropped the events.
  */
 export async function rejoinStream(
   context: Context,
   runs: StreamRuns,
-  agentName: string,
+  serves: (agentName: string) => boolean,
   id: string,
   options: ActionStreamOptions,
 ): Promise<Response> {
   const after = lastEventIdOf(context) ?? 0;
   const task = await runs.store.get(id);
-  if (task === undefined || task.agentName !== agentName) throw new TaskNotFoundError(id);
+  if (task === undefined || !serves(task.agentName)) throw new TaskNotFoundError(id);
   await runs.store.events(id, { after, limit: 1 });
   return openSSE(context, (writer) => void writeRejoined(writer, runs, id, after), options);
 }

@@ -23,8 +23,11 @@ import {
   taskProgressFault,
   toAgentFailure,
 } from '@agentport/core/internal';
-import { type SSEWriter, sseErrorMessage } from '@agentport/http';
+import { type SSEWriter, sseErrorMessage } from '../sse/sse-writer.ts';
 import { endMessage, isProgress, progressMessage } from './task-sse.ts';
+
+/** What a stream run runs: an agent, or anything that streams a run by an agent's name (a runner). */
+export type StreamedAgent = Pick<Agent, 'name' | 'stream'>;
 
 /** What a run is kept by: the store of its task, the grace of its reader, and its list of runs. */
 export interface StreamRunHost {
@@ -50,7 +53,7 @@ interface RunEnd {
 }
 
 /**
- * One `POST /{name}/stream` run, a task of its store: the agent's events go to the task's log
+ * One streamed run (REST's `POST /{name}/stream`, compat's `POST /runs`), a task of its store: the agent's events go to the task's log
  * (those of one turn in one write, the last ones with the update that ends it), and the stream's
  * reader is written what the store says it appended, in its order and with its sequence numbers,
  * as the store tells its listener (`changed`), in the same step: a cancel from anywhere lands in
@@ -60,7 +63,7 @@ interface RunEnd {
 export class StreamRun implements AgentEventObserver {
   readonly id: string;
   readonly #host: StreamRunHost;
-  readonly #agent: Agent;
+  readonly #agent: StreamedAgent;
   readonly #controller = new AbortController();
   /** The stream's own reader, until it leaves. */
   #writer: SSEWriter | undefined;
@@ -82,7 +85,7 @@ export class StreamRun implements AgentEventObserver {
   /** The task is terminal: the run is over. */
   #ended = false;
 
-  constructor(host: StreamRunHost, agent: Agent, id: string, seen: number) {
+  constructor(host: StreamRunHost, agent: StreamedAgent, id: string, seen: number) {
     this.#host = host;
     this.#agent = agent;
     this.id = id;

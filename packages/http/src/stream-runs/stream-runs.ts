@@ -1,12 +1,12 @@
-import type { Agent, Task, TaskEvent, TaskStore } from '@agentport/core';
+import type { Task, TaskEvent, TaskStore } from '@agentport/core';
 import { randomUuid } from '@agentport/core/internal';
-import { StreamRun, type StreamRunHost } from './stream-run.ts';
+import { type StreamedAgent, StreamRun, type StreamRunHost } from './stream-run.ts';
 
 /** The metadata of every stream run's task (the store keeps no copy of an empty one). */
 const NO_METADATA: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
 /**
- * A REST server's stream runs, by task id: one store listener for them all (a run is told of its
+ * A surface's stream runs, by task id: one store listener for them all (a run is told of its
  * own task's changes through it, never through a listener of its own), and how long each goes on
  * once nobody reads it.
  */
@@ -24,7 +24,7 @@ export class StreamRuns implements StreamRunHost {
   }
 
   /** Creates the task of a run of `agent`, started (`working`); the agent starts at `open`. */
-  start(agent: Agent, input: string): Promise<StreamRun> {
+  start(agent: StreamedAgent, input: string): Promise<StreamRun> {
     const id = randomUuid();
     const { store } = this;
     // Promise steps, not an async function: this is on every stream's path.
