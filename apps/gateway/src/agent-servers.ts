@@ -70,8 +70,10 @@ export function createAgentServers(
   // REST streams are tasks of the same store: the hand-rolled routes of their agent see them.
   const rest = createRestServer({ maxBodyBytes, store, ...heartbeat });
   const runner = createGatewayRunner(options.unavailable);
+  // Compat streams are tasks of the same store too (their task is the agent that was asked).
   const compat = createCompatApp({
     runner: runner.runner,
+    store,
     shutdownSignal: options.shutdownSignal,
     maxBodyBytes,
     ...heartbeat,

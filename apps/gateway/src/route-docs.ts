@@ -272,11 +272,28 @@ const RULES: Rule[] = [
     method: 'POST',
     path: /^\/compat\/runs$/,
     doc: {
-      summary: 'Run an agent by name (SSE when stream is true)',
+      summary:
+        "Run an agent by name (SSE when stream is true: a task, SSE id = the task's sequence number; Content-Location names where the stream is rejoined)",
       tag: 'OpenAI Agents compat',
       body: runRequestSchema,
       sse: true,
       responseSchema: RUN_RESPONSE,
+    },
+  },
+  {
+    method: 'GET',
+    path: /^\/compat\/runs\/\{id\}\/stream$/,
+    doc: {
+      summary:
+        'Rejoin a run stream (its Content-Location): the events after Last-Event-ID (or ?lastEventId) N, then live to its end, as POST /compat/runs streams them',
+      tag: 'OpenAI Agents compat',
+      sse: 'only',
+      query: taskEventsQuerySchema,
+      errorStatuses: {
+        400: 'invalid_input when the Last-Event-ID is not a number; events_ahead when it is beyond the last event of the task',
+        404: 'task_not_found: no such task of an agent compat serves',
+        410: 'events_expired when retention dropped the events after it',
+      },
     },
   },
 ];

@@ -69,9 +69,11 @@ async function serve(app: ReturnType<typeof createCompatApp>): Promise<string> {
 }
 
 describe('the compat app over a real socket', () => {
-  it('aborts a streaming run when the caller goes away', async () => {
+  it('aborts a streaming run when the caller goes away and nobody rejoins within the grace', async () => {
     const { agent, probe } = waitingAgent();
-    const base = await serve(createCompatApp({ runner: createRunner({ agents: [agent] }) }));
+    const base = await serve(
+      createCompatApp({ runner: createRunner({ agents: [agent] }), rejoinGraceMs: 50 }),
+    );
     const caller = new AbortController();
     const response = await fetch(`${base}/runs`, {
       method: 'POST',
@@ -85,7 +87,7 @@ describe('the compat app over a real socket', () => {
       .pipeThrough(new EventSourceParserStream())
       .getReader();
     const first = await reader?.read();
-    expect(first?.value).toMatchObject({ event: 'text-delta', id: '1' });
+    expect(first?.value).toMatchObject({ event: 'text-delta', id: '3' });
     caller.abort();
     await within(probe.aborted, 3000, 'the agent abort');
   });

@@ -112,7 +112,7 @@ describe('POST /runs', () => {
     expect(await response.json()).toEqual({ output: 'over HTTP', agent: 'echo' });
   });
 
-  it('streams one SSE event per agent event with ids from 1, ending with done', async () => {
+  it("streams one SSE event per agent event, numbered by its task's log from 3, ending with done", async () => {
     const response = await postRun({
       agent_name: 'assistant',
       input: 'what is 2 * 4',
@@ -122,10 +122,10 @@ describe('POST /runs', () => {
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const events = await readEvents(response);
     expect(events.map((event) => [event.id, event.event])).toEqual([
-      ['1', 'tool-call'],
-      ['2', 'tool-result'],
-      ['3', 'text-delta'],
-      ['4', 'done'],
+      ['3', 'tool-call'],
+      ['4', 'tool-result'],
+      ['5', 'text-delta'],
+      ['6', 'done'],
     ]);
     expect(JSON.parse(events[0]?.data ?? '')).toMatchObject({
       name: 'calculator',
@@ -138,7 +138,7 @@ describe('POST /runs', () => {
     const response = await postRun({ agent_name: 'failing', input: 'x', stream: true });
     const events = await readEvents(response);
     expect(events.map((event) => event.event)).toEqual(['text-delta', 'error']);
-    expect(events[1]?.id).toBe('2');
+    expect(events.map((event) => event.id)).toEqual(['3', '4']);
     expect(JSON.parse(events[1]?.data ?? '')).toEqual({
       code: 'agent_failure',
       message: "Agent 'failing' failed",
@@ -257,6 +257,6 @@ describe('shutdown', () => {
       message: 'The server is shutting down',
     });
     expect(events.length).toBeLessThan(20);
-    expect(events.map((event) => event.id)).toEqual(events.map((_, index) => String(index + 1)));
+    expect(events.map((event) => event.id)).toEqual(events.map((_, index) => String(index + 3)));
   });
 });

@@ -1,15 +1,19 @@
+import { createMemoryTaskStore, type TaskStore } from '@agentport/core';
 import {
   jsonErrorHandler,
   jsonNotFoundHandler,
   limitBody,
   methodNotAllowed,
   parseJsonBody,
-  streamSSE,
-  writeAgentEvents,
 } from '@agentport/http';
+import { StreamRuns } from '@agentport/http/internal';
 import { Hono } from 'hono';
 import { runRequestSchema } from '../definitions.ts';
 import type { Runner } from '../runner.ts';
+import { rejoinRun, streamRun } from './compat-stream.ts';
+
+/** How long a streamed run nobody reads goes on before its task is canceled, by default. */
+const DEFAULT_REJOIN_GRACE_MS = 10_000;
 
 /** Options of {@link createCompatApp}. */
 export interface CompatAppOptions {
@@ -19,13 +23,36 @@ export interface CompatAppOptions {
   maxBodyBytes?: number;
   /** Idle time before an SSE `: heartbeat` comment, in milliseconds; 0 disables (default 15 s). */
   heartbeatMs?: number;
-  /** Aborting it ends open run streams with a final `shutting_down` error event. */
+  /** Aborting it ends open run streams with a final `shutting_down` error event and cancels their runs. */
   shutdownSignal?: AbortSignal;
+  /** The store whose tasks the streamed runs are (default a new in-memory store). */
+  store?: TaskStore;
+  /**
+   * How long a streamed run goes on once its caller left, for a rejoin to pick it up, before its
+   * task is canceled and its agent aborted, in milliseconds (default 10 s).
+   */
+  rejoinGraceMs?: number;
+}
+
+/** The stream runs of an app: a store listener, and their cancel on shutdown. */
+function streamRunsOf(options: CompatAppOptions): StreamRuns {
+  const closing = options.shutdownSignal ?? new AbortController().signal;
+  const runs = new StreamRuns(
+    options.store ?? createMemoryTaskStore(),
+    options.rejoinGraceMs ?? DEFAULT_REJOIN_GRACE_MS,
+    closing,
+  );
+  // After the abort's other listeners: open streams end with `shutting_down` before their cancel.
+  const close = (): void => queueMicrotask(() => runs.close());
+  if (closing.aborted) close();
+  else closing.addEventListener('abort', close, { once: true });
+  return runs;
 }
 
 /**
- * Creates the Hono app of the compat surface: `GET /agents`, `GET /agents/{name}` and
- * `POST /runs` (JSON, or SSE when `stream` is true), with the shared JSON error body.
+ * Creates the Hono app of the compat surface: `GET /agents`, `GET /agents/{name}`, `POST /runs`
+ * (JSON, or SSE when `stream` is true: a task of `store`, rejoined at `GET /runs/{id}/stream`
+ * with `Last-Event-ID`), with the shared JSON error body.
  *
  * @example
  * const app = new Hono();
@@ -37,6 +64,7 @@ export function createCompatApp(options: CompatAppOptions): Hono {
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
     ...(options.shutdownSignal === undefined ? {} : { shutdownSignal: options.shutdownSignal }),
   };
+  const runs = streamRunsOf(options);
   const app = new Hono();
   app.onError(jsonErrorHandler);
   app.notFound(jsonNotFoundHandler);
@@ -55,20 +83,11 @@ export function createCompatApp(options: CompatAppOptions): Hono {
         await runner.run({ ...request, stream: false }, { signal: context.req.raw.signal }),
       );
     }
-    // Resolve the agent before the stream starts, so an unknown one is a plain 404.
-    const controller = new AbortController();
-    const events = runner.run({ ...request, stream: true }, { signal: controller.signal });
-    return streamSSE(
-      context,
-      async (writer) => {
-        if (writer.signal.aborted) controller.abort();
-        writer.signal.addEventListener('abort', () => controller.abort(), { once: true });
-        await writeAgentEvents(events, writer, request.agent_name);
-      },
-      streamOptions,
-    );
+    return streamRun(context, runs, runner, request, streamOptions);
   });
   app.all('/runs', methodNotAllowed(['POST']));
+  app.get('/runs/:id/stream', (context) => rejoinRun(context, runs, runner, streamOptions));
+  app.all('/runs/:id/stream', methodNotAllowed(['GET', 'HEAD']));
 
   return app;
 }
