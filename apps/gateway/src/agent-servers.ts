@@ -15,6 +15,8 @@ export interface AgentServersOptions {
   maxConcurrency?: number | undefined;
   maxBodyBytes?: number | undefined;
   heartbeatMs?: number | undefined;
+  /** How long a REST or compat stream outlives its caller for a rejoin (their default 10 s). */
+  rejoinGraceMs?: number | undefined;
   version?: string | undefined;
   a2aReplyWith?: 'task' | 'message' | undefined;
   /** Aborted on shutdown: ends the compat surface's open run streams. */
@@ -61,6 +63,7 @@ export function createAgentServers(
   const version = options.version ?? '0.1.0';
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const heartbeat = options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs };
+  const grace = options.rejoinGraceMs === undefined ? {} : { rejoinGraceMs: options.rejoinGraceMs };
   const concurrency =
     options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency };
   const store = createMemoryTaskStore();
@@ -68,7 +71,7 @@ export function createAgentServers(
   const a2aHttp = new Map<string, A2AHttpServer>();
   const a2aSdk = new Map<string, A2ASdkServer>();
   // REST streams are tasks of the same store: the hand-rolled routes of their agent see them.
-  const rest = createRestServer({ maxBodyBytes, store, ...heartbeat });
+  const rest = createRestServer({ maxBodyBytes, store, ...heartbeat, ...grace });
   const runner = createGatewayRunner(options.unavailable);
   // Compat streams are tasks of the same store too (their task is the agent that was asked).
   const compat = createCompatApp({
@@ -77,6 +80,7 @@ export function createAgentServers(
     shutdownSignal: options.shutdownSignal,
     maxBodyBytes,
     ...heartbeat,
+    ...grace,
   });
   const served: Agent[] = [];
 

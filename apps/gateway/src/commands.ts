@@ -135,6 +135,7 @@ function gatewayOptions(context: ServeContext, publicUrl: string): GatewayOption
     ...(config.cors === undefined ? {} : { cors: config.cors }),
     ...(config.maxConcurrency === undefined ? {} : { maxConcurrency: config.maxConcurrency }),
     ...(config.maxBodyBytes === undefined ? {} : { maxBodyBytes: config.maxBodyBytes }),
+    ...(config.rejoinGraceMs === undefined ? {} : { rejoinGraceMs: config.rejoinGraceMs }),
     ...(config.a2aReplyWith === undefined ? {} : { a2aReplyWith: config.a2aReplyWith }),
     unavailableRemotes: resolved.unavailableRemotes,
     ...(config.requireRemotes === undefined ? {} : { requireRemotes: config.requireRemotes }),

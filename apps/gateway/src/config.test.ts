@@ -24,6 +24,7 @@ describe('validateConfig', () => {
       shutdownTimeoutMs: 2_147_483_647,
       requestTimeoutMs: 0,
       keepAliveTimeoutMs: 0,
+      rejoinGraceMs: 0,
       requireRemotes: true,
     };
     expect(validateConfig(config)).toEqual(config);
@@ -66,6 +67,8 @@ describe('validateConfig', () => {
     [{ requestTimeoutMs: 1.5 }, /^Invalid config: requestTimeoutMs: /],
     [{ keepAliveTimeoutMs: 3_000_000_000 }, /^Invalid config: keepAliveTimeoutMs: must be at/],
     [{ keepAliveTimeoutMs: -1 }, /^Invalid config: keepAliveTimeoutMs: /],
+    [{ rejoinGraceMs: -1 }, /^Invalid config: rejoinGraceMs: /],
+    [{ rejoinGraceMs: 1.5 }, /^Invalid config: rejoinGraceMs: /],
     [
       { publicUrl: 'https://x.example.com/base?q=1' },
       /^Invalid config: publicUrl: must not have a query or a fragment/,

@@ -80,6 +80,11 @@ export interface GatewayConfig {
   /** Request body limit in bytes (default 1 MiB). */
   maxBodyBytes?: number;
   /**
+   * How long a REST or compat stream's run goes on once its caller has left, waiting for a
+   * reader to rejoin it, in milliseconds (default 10 s); 0 cancels it at once.
+   */
+  rejoinGraceMs?: number;
+  /**
    * How the official SDK surface answers a blocking SendMessage that starts a task: `task`
    * (default) or `message` (a Message, no task stored; failures still answer with a Task).
    */
@@ -211,6 +216,12 @@ const configSchema = z.strictObject({
     .optional(),
   maxConcurrency: z.number().int().min(1).optional(),
   maxBodyBytes: z.number().int().min(1).optional(),
+  rejoinGraceMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} (about 24.8 days)`)
+    .optional(),
   a2aReplyWith: z.enum(['task', 'message']).optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
 });

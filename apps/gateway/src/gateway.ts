@@ -43,6 +43,11 @@ export interface GatewayOptions {
   /** The largest request body on every surface, SDK surface included, in bytes (default 1 MiB). */
   maxBodyBytes?: number;
   heartbeatMs?: number;
+  /**
+   * How long a REST or compat stream's run goes on once its caller has left, for a reader to
+   * rejoin it (default 10 s; 0 cancels it at once).
+   */
+  rejoinGraceMs?: number;
   version?: string;
   /**
    * How the official SDK surface answers a blocking SendMessage that starts a new task: `'task'`
@@ -145,6 +150,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     maxConcurrency: options.maxConcurrency,
     maxBodyBytes: options.maxBodyBytes,
     heartbeatMs: options.heartbeatMs,
+    rejoinGraceMs: options.rejoinGraceMs,
     version: options.version,
     a2aReplyWith: options.a2aReplyWith,
     shutdownSignal: closing.signal,
