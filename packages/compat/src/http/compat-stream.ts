@@ -1,6 +1,11 @@
 import type { AgentRunOptions } from '@agentport/core';
 import { type ActionStreamOptions, openSSE } from '@agentport/http';
-import { rejoinStream, type StreamedAgent, type StreamRuns } from '@agentport/http/internal';
+import {
+  rejoinStream,
+  type StreamedAgent,
+  type StreamRun,
+  type StreamRuns,
+} from '@agentport/http/internal';
 import type { Context } from 'hono';
 import type { RunRequest } from '../definitions.ts';
 import type { Runner } from '../runner.ts';
@@ -29,17 +34,27 @@ export function streamRun(
 ): Promise<Response> {
   const { agent_name, input } = request;
   runner.getAgentDef(agent_name);
-  return runs.start(runnerAgent(runner, agent_name), input).then((run) =>
-    openSSE(
-      context,
-      (writer) => run.open(writer, input),
-      {
-        ...options,
-        headers: { 'content-location': `${context.req.path}/${run.id}/stream` },
-        onClose: () => run.left(),
-      },
-      () => run.cancel(),
-    ),
+  return runs
+    .start(runnerAgent(runner, agent_name), input)
+    .then((run) => openRunStream(context, run, input, options));
+}
+
+/**
+ * The SSE answer of a stream run. Its callbacks are made here, apart from the request's own
+ * closures: the writer keeps `onClose` for the stream's life, and with it what it names.
+ */
+function openRunStream(
+  context: Context,
+  run: StreamRun,
+  input: string,
+  options: ActionStreamOptions,
+): Response {
+  const location = `${context.req.path}/${run.id}/stream`;
+  return openSSE(
+    context,
+    (writer) => run.open(writer, input),
+    { ...options, headers: { 'content-location': location }, onClose: () => run.left() },
+    () => run.cancel(),
   );
 }
 
