@@ -6,7 +6,7 @@ import {
   methodNotAllowed,
   parseJsonBody,
 } from '@agentport/http';
-import { StreamRuns } from '@agentport/http/internal';
+import { DEFAULT_STREAM_RETAIN_MS, StreamRuns } from '@agentport/http/internal';
 import { Hono } from 'hono';
 import { runRequestSchema } from '../definitions.ts';
 import type { Runner } from '../runner.ts';
@@ -32,6 +32,11 @@ export interface CompatAppOptions {
    * task is canceled and its agent aborted, in milliseconds (default 10 s).
    */
   rejoinGraceMs?: number;
+  /**
+   * How long a streamed run's task is kept once finished, in milliseconds: its own retention in
+   * the store, apart from the store's other tasks (default 10 minutes).
+   */
+  streamRetentionMs?: number;
 }
 
 /** The stream runs of an app: a store listener, and their cancel on shutdown. */
@@ -41,6 +46,7 @@ function streamRunsOf(options: CompatAppOptions): StreamRuns {
     options.store ?? createMemoryTaskStore(),
     options.rejoinGraceMs ?? DEFAULT_REJOIN_GRACE_MS,
     closing,
+    options.streamRetentionMs ?? DEFAULT_STREAM_RETAIN_MS,
   );
   // After the abort's other listeners: open streams end with `shutting_down` before their cancel.
   const close = (): void => queueMicrotask(() => runs.close());

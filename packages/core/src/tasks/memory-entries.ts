@@ -35,6 +35,8 @@ export interface Entry extends TaskLog {
    * -1 while it runs.
    */
   finishedAt: number;
+  /** How long it is kept once finished, in milliseconds (its own, else the store's). */
+  readonly retainMs: number;
   /** The next task to finish after this one. */
   next: Entry | undefined;
 }
@@ -101,6 +103,7 @@ export function snapshot(entry: Entry): Task {
 export interface EntryLimits {
   readonly maxTasks: number;
   readonly maxBytes: number;
+  /** The retention of a task that has none of its own. */
   readonly ttlMs: number;
   /** When the store was made, by its clock: entries count their finish from it. */
   readonly madeAt: number;
@@ -152,9 +155,7 @@ export class MemoryEntries {
 
   /** Whether a finished entry is past its TTL at `at` (a running one never is). */
   isExpired(entry: Entry, at: number): boolean {
-    return (
-      entry.finishedAt >= 0 && this.#limits.madeAt + entry.finishedAt + this.#limits.ttlMs <= at
-    );
+    return entry.finishedAt >= 0 && this.#limits.madeAt + entry.finishedAt + entry.retainMs <= at;
   }
 
   /** Counts `bytes` more (or fewer, when negative) for an entry that changed. */
@@ -193,14 +194,36 @@ export class MemoryEntries {
    * and then finished tasks themselves. How many tasks it dropped.
    */
   evict(at: number, room: 0 | 1, roomBytes = 0): number {
-    const { maxTasks, maxBytes, ttlMs, madeAt } = this.#limits;
+    const { maxTasks, maxBytes, madeAt } = this.#limits;
     let removed = 0;
     for (let oldest = this.#oldestFinished; oldest !== undefined; oldest = this.#oldestFinished) {
-      if (madeAt + oldest.finishedAt + ttlMs > at && this.byId.size + room <= maxTasks) {
+      if (madeAt + oldest.finishedAt + oldest.retainMs > at && this.byId.size + room <= maxTasks) {
         if (this.#totalBytes + roomBytes <= maxBytes) break;
         if (this.#dropOldestLog()) continue;
       }
       this.#remove(oldest);
+      removed += 1;
+    }
+    return removed;
+  }
+
+  /**
+   * Drops every finished task past its retention at `at`, wherever it is in the queue (a task
+   * with a shorter retention than those finished before it expires behind them); how many.
+   */
+  sweep(at: number): number {
+    let removed = this.evict(at, 0);
+    let previous = this.#oldestFinished;
+    for (let entry = previous?.next; entry !== undefined; entry = previous?.next) {
+      if (!this.isExpired(entry, at)) {
+        previous = entry;
+        continue;
+      }
+      (previous as Entry).next = entry.next;
+      if (this.#newestFinished === entry) this.#newestFinished = previous;
+      if (this.#oldestWithLog === entry) this.#oldestWithLog = entry.next ?? undefined;
+      entry.next = undefined;
+      this.#forget(entry);
       removed += 1;
     }
     return removed;
@@ -221,9 +244,14 @@ export class MemoryEntries {
     if (this.#oldestWithLog === oldest) this.#oldestWithLog = oldest.next;
     oldest.next = undefined;
     if (this.#oldestFinished === undefined) this.#newestFinished = undefined;
-    this.byId.delete(oldest.id);
-    this.#totalBytes -= oldest.bytes;
-    this.#finishedBytes -= oldest.bytes;
+    this.#forget(oldest);
+  }
+
+  /** Lets go of a finished entry taken out of the queue. */
+  #forget(entry: Entry): void {
+    this.byId.delete(entry.id);
+    this.#totalBytes -= entry.bytes;
+    this.#finishedBytes -= entry.bytes;
     this.#finishedCount -= 1;
   }
 }

@@ -40,6 +40,7 @@ export function listEntries(
   entries: Iterable<Entry>,
   options: TaskListOptions,
   limit: number,
+  isExpired: (entry: Entry) => boolean,
 ): TaskPage {
   const before =
     options.cursor === undefined ? Number.POSITIVE_INFINITY : decodeCursor(options.cursor);
@@ -52,6 +53,7 @@ export function listEntries(
     if (options.status !== undefined && entry.status !== options.status) continue;
     if (options.agentName !== undefined && entry.agentName !== options.agentName) continue;
     if (options.contextId !== undefined && entry.contextId !== options.contextId) continue;
+    if (isExpired(entry)) continue;
     if (tasks.length === limit) {
       return { tasks, nextCursor: encodeCursor((last as Entry).sequence) };
     }

@@ -123,6 +123,26 @@ describe('createMemoryTaskStore', () => {
     await expect(store.get('running')).resolves.toMatchObject({ status: 'working' });
   });
 
+  it('sweeps a task of a shorter retention from the middle of the finished ones, queue whole', async () => {
+    let clock = 0;
+    const store = createMemoryTaskStore({ ttlMs: 1_000, maxTasks: 3, now: () => clock });
+    await store.create(newTask('first'));
+    await store.create({ ...newTask('short'), retainMs: 10 });
+    await finish(store, 'first');
+    await finish(store, 'short');
+    clock = 20;
+    await expect(store.deleteExpired()).resolves.toBe(1);
+    // The queue goes on after the swept task: later tasks finish behind `first` and are evicted in turn.
+    for (const id of ['a', 'b', 'c']) {
+      await store.create(newTask(id));
+      await finish(store, id);
+    }
+    expect((await store.list()).tasks.map((task) => task.id)).toEqual(['c', 'b', 'a']);
+    clock = 5_000;
+    await expect(store.deleteExpired()).resolves.toBe(3);
+    expect((await store.list()).tasks).toEqual([]);
+  });
+
   it('does not hand out a finished task past its TTL, before any create evicts it', async () => {
     let clock = 0;
     const store = createMemoryTaskStore({ ttlMs: 100, now: () => clock });

@@ -108,7 +108,25 @@ function historyOf(messages: readonly Message[] | undefined): readonly Message[]
 }
 
 /** The entry of a task being created, in `submitted`, its log holding `events` (seq 1 on). */
-function newEntry(input: NewTask, at: string, sequence: number, events: TaskEvent[]): Entry {
+/** A task's own retention, checked, else the store's. */
+function retentionOf(input: NewTask, ttlMs: number): number {
+  const { retainMs } = input;
+  if (retainMs === undefined) return ttlMs;
+  if (typeof retainMs !== 'number' || !(retainMs >= 0) || !Number.isFinite(retainMs)) {
+    throw new InvalidInputError('retainMs must be a number of milliseconds from 0', {
+      field: 'retainMs',
+    });
+  }
+  return retainMs;
+}
+
+function newEntry(
+  input: NewTask,
+  at: string,
+  sequence: number,
+  events: TaskEvent[],
+  retainMs: number,
+): Entry {
   const metadata = hasOwnKeys(input.metadata) ? Object.freeze({ ...input.metadata }) : NO_METADATA;
   const contextId = contextIdOf(input);
   const messages = historyOf(input.messages);
@@ -144,6 +162,7 @@ function newEntry(input: NewTask, at: string, sequence: number, events: TaskEven
     head: 0,
     bytes,
     finishedAt: -1,
+    retainMs,
     next: undefined,
   };
 }
@@ -169,6 +188,8 @@ interface StoreState {
   readonly tally: ByteTally;
   readonly listeners: Set<TaskListener>;
   readonly maxEvents: number;
+  /** The retention of a task that has none of its own. */
+  readonly ttlMs: number;
   /** The creation order of the last task created. */
   sequence: number;
 }
@@ -228,7 +249,8 @@ function createTask(state: StoreState, input: NewTask): Task {
   }
   // The log's own array, which the listeners are given too (see `TaskListener`).
   const events: TaskEvent[] = [state.plain.of('submitted', timestamp)];
-  const entry = newEntry(input, timestamp, state.sequence + 1, events);
+  const retainMs = retentionOf(input, state.ttlMs);
+  const entry = newEntry(input, timestamp, state.sequence + 1, events, retainMs);
   if (startsWorking(input)) {
     const working = state.plain.of('working', timestamp);
     events.push(working);
@@ -293,10 +315,11 @@ function appendToTask(state: StoreState, id: string, events: readonly TaskProgre
  */
 export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): TaskStore {
   const now = options.now ?? Date.now;
+  const ttlMs = options.ttlMs ?? 3_600_000;
   const entries = new MemoryEntries({
     maxTasks: options.maxTasks ?? 10_000,
     maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
-    ttlMs: options.ttlMs ?? 3_600_000,
+    ttlMs,
     madeAt: now(),
   });
   const state: StoreState = {
@@ -307,6 +330,7 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
     tally: { bytes: 0 },
     listeners: new Set(),
     maxEvents: options.maxEventsPerTask ?? 10_000,
+    ttlMs,
     sequence: 0,
   };
   return {
@@ -324,10 +348,13 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
     },
     list: async (listOptions = {}) => {
       const limit = pageLimit(listOptions.limit);
-      entries.evict(now(), 0);
-      return listEntries(entries.byId.values(), listOptions, limit);
+      const at = now();
+      entries.evict(at, 0);
+      return listEntries(entries.byId.values(), listOptions, limit, (entry) =>
+        entries.isExpired(entry, at),
+      );
     },
-    deleteExpired: async (at = new Date(now())) => entries.evict(at.getTime(), 0),
+    deleteExpired: async (at = new Date(now())) => entries.sweep(at.getTime()),
     subscribe(listener) {
       state.listeners.add(listener);
       return () => state.listeners.delete(listener);

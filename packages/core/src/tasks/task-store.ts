@@ -19,6 +19,13 @@ export interface NewTask {
    * right after the `submitted` one and the messages.
    */
   status?: 'submitted' | 'working';
+  /**
+   * How long it is kept once finished, in milliseconds (default: the store's retention). A
+   * surface gives its own kind of task a retention of its own (REST and compat stream runs, kept
+   * for as long as a dropped stream may be rejoined); the store's count and byte bounds apply to
+   * every task alike.
+   */
+  retainMs?: number;
 }
 
 /** A chunk of an artifact for {@link TaskPatch.artifacts}. */

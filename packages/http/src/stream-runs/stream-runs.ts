@@ -2,6 +2,12 @@ import type { Task, TaskEvent, TaskStore } from '@agentport/core';
 import { randomUuid } from '@agentport/core/internal';
 import { type StreamedAgent, StreamRun, type StreamRunHost } from './stream-run.ts';
 
+/**
+ * How long a stream run's task is kept once finished, by default: ten minutes, for a client whose
+ * stream dropped near its end to rejoin it and read how it ended (A2A tasks are kept an hour).
+ */
+export const DEFAULT_STREAM_RETAIN_MS = 10 * 60 * 1000;
+
 /** The metadata of every stream run's task (the store keeps no copy of an empty one). */
 const NO_METADATA: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
@@ -14,13 +20,21 @@ export class StreamRuns implements StreamRunHost {
   readonly store: TaskStore;
   readonly graceMs: number;
   readonly closing: AbortSignal;
+  /** How long each run's task is kept once finished (its own retention in the store). */
+  readonly retainMs: number;
   readonly #runs = new Map<string, StreamRun>();
   #unsubscribe: (() => void) | undefined;
 
-  constructor(store: TaskStore, graceMs: number, closing: AbortSignal) {
+  constructor(
+    store: TaskStore,
+    graceMs: number,
+    closing: AbortSignal,
+    retainMs = DEFAULT_STREAM_RETAIN_MS,
+  ) {
     this.store = store;
     this.graceMs = graceMs;
     this.closing = closing;
+    this.retainMs = retainMs;
   }
 
   /** Creates the task of a run of `agent`, started (`working`); the agent starts at `open`. */
@@ -29,7 +43,14 @@ export class StreamRuns implements StreamRunHost {
     const { store } = this;
     // Promise steps, not an async function: this is on every stream's path.
     return store
-      .create({ id, agentName: agent.name, input, metadata: NO_METADATA, status: 'working' })
+      .create({
+        id,
+        agentName: agent.name,
+        input,
+        metadata: NO_METADATA,
+        status: 'working',
+        retainMs: this.retainMs,
+      })
       .then((task) => {
         // Nobody knew the id until now: nothing but this run wrote the task.
         const run = new StreamRun(this, agent, id, task.seq);

@@ -60,6 +60,7 @@ export interface AgentRegistryOptions {
   store: TaskStore;
   /** How long a stream run nobody reads goes on before it is canceled. */
   rejoinGraceMs: number;
+  streamRetentionMs: number;
 }
 
 function isAgent(value: unknown): value is Agent {
@@ -88,7 +89,12 @@ export class AgentRegistry {
 
   constructor(options: AgentRegistryOptions) {
     this.#options = options;
-    this.#runs = new StreamRuns(options.store, options.rejoinGraceMs, this.#closing.signal);
+    this.#runs = new StreamRuns(
+      options.store,
+      options.rejoinGraceMs,
+      this.#closing.signal,
+      options.streamRetentionMs,
+    );
     this.#streamOptions = {
       heartbeatMs: options.heartbeatMs,
       maxBufferedBytes: options.maxBufferedBytes,

@@ -8,6 +8,7 @@ import {
   MethodNotAllowedError,
   refuseDotSegments,
 } from '@agentport/http';
+import { DEFAULT_STREAM_RETAIN_MS } from '@agentport/http/internal';
 import { type ListenOptions, listen, type NodeRouteHandler } from '@agentport/http/node';
 import { Hono } from 'hono';
 import { AgentRegistry, SHOW_METHODS } from './agent-registry.ts';
@@ -35,6 +36,11 @@ export interface RestServerOptions {
    * milliseconds, before its task is canceled and its agent aborted (default 10,000).
    */
   rejoinGraceMs?: number;
+  /**
+   * How long a stream run's task is kept once finished, in milliseconds: its own retention in
+   * the store, apart from the store's other tasks (default 10 minutes).
+   */
+  streamRetentionMs?: number;
 }
 
 /** A REST/SSE server: a registry of agents and the Hono app that serves them. */
@@ -101,6 +107,7 @@ export function createRestServer(options: RestServerOptions = {}): RestServer {
     directNodeStreaming: options.directNodeStreaming !== false,
     store: options.store ?? createMemoryTaskStore(),
     rejoinGraceMs: options.rejoinGraceMs ?? DEFAULT_REJOIN_GRACE_MS,
+    streamRetentionMs: options.streamRetentionMs ?? DEFAULT_STREAM_RETAIN_MS,
   });
   const app = createRestApp(registry);
   const server: RestServer = {

@@ -180,3 +180,27 @@ describe('GET /{name}/tasks/{id}/stream', () => {
     expect(await answer.json()).toMatchObject({ error: { code: 'task_not_found' } });
   });
 });
+
+describe('a stream run kept apart', () => {
+  it("keeps a finished run's task for streamRetentionMs, the store's other tasks for its own TTL", async () => {
+    let clock = Date.UTC(2026, 0, 1);
+    const store = createMemoryTaskStore({ ttlMs: 60_000, now: () => clock });
+    const server = createRestServer({ store, streamRetentionMs: 1_000 }).register(
+      'ticker',
+      createTickerAgent(),
+    );
+    const answer = await server.app.request('/ticker/stream', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ input: '2 every 1ms' }),
+    });
+    await answer.text();
+    const id = (answer.headers.get('content-location') ?? '').split('/').at(-2) ?? '';
+    await store.create({ id: 'a2a-task', agentName: 'ticker', input: 'x', metadata: {} });
+    await store.update('a2a-task', { status: 'canceled' }, { expectedStatus: 'submitted' });
+    await vi.waitFor(async () => expect((await store.get(id))?.status).toBe('completed'));
+    clock += 1_001;
+    await expect(store.get(id)).resolves.toBeUndefined();
+    await expect(store.get('a2a-task')).resolves.toMatchObject({ status: 'canceled' });
+  });
+});

@@ -290,6 +290,26 @@ export function describeTaskReads(createStore: TaskStoreFactory): void {
       await expect(store.get('running')).resolves.toBeDefined();
     });
 
+    it("keeps a task with a retention of its own for that long, behind others' or not", async () => {
+      const { store, clock } = await contractStore(createStore);
+      await store.create(newTask('kept'));
+      await store.create(newTask('short', { retainMs: CONTRACT_TTL_MS / 10 }));
+      await finish(store, 'kept');
+      await finish(store, 'short');
+      clock.now += CONTRACT_TTL_MS / 10 - 1;
+      await expect(store.get('short')).resolves.toBeDefined();
+      clock.now += 2;
+      // Expired behind a task finished before it, which is kept on.
+      await expect(store.get('short')).resolves.toBeUndefined();
+      await expect(store.events('short')).rejects.toMatchObject({ code: 'task_not_found' });
+      expect((await store.list()).tasks.map((task) => task.id)).toEqual(['kept']);
+      await expect(store.deleteExpired()).resolves.toBe(1);
+      await expect(store.get('kept')).resolves.toBeDefined();
+      await expect(store.create(newTask('bad', { retainMs: -1 }))).rejects.toMatchObject({
+        field: 'retainMs',
+      });
+    });
+
     it('deletes expired tasks on deleteExpired, saying how many', async () => {
       const { store, clock } = await contractStore(createStore);
       await store.create(newTask('a'));
