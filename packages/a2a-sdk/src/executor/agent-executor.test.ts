@@ -337,17 +337,17 @@ describe('createAgentExecutor on a shared runner', () => {
     const started = await runner.submit('elsewhere', { id: 'task-1' });
     const { bus, events } = recorder();
     const context = requestContext('a follow-up');
-    const following = executor.execute(
-      new RequestContext(context.request, 'task-1', started.contextId, context.context, {
+    /** A follow-up to `task-1`, as the SDK's handler hands it over: with the task it loaded. */
+    const followUp = (contextId: string) =>
+      new RequestContext(context.request, 'task-1', contextId, context.context, {
         id: 'task-1',
-        contextId: started.contextId,
+        contextId,
         status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: '' },
         artifacts: [],
         history: [],
         metadata: undefined,
-      }),
-      bus,
-    );
+      });
+    const following = executor.execute(followUp(started.contextId), bus);
     await new Promise((resolve) => setImmediate(resolve));
     gated.release('elsewhere');
     await following;
@@ -358,17 +358,7 @@ describe('createAgentExecutor on a shared runner', () => {
     ]);
     // One that ended meanwhile is answered with its end, not run again.
     const late = recorder();
-    await executor.execute(
-      new RequestContext(context.request, 'task-1', started.contextId, context.context, {
-        id: 'task-1',
-        contextId: started.contextId,
-        status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: '' },
-        artifacts: [],
-        history: [],
-        metadata: undefined,
-      }),
-      late.bus,
-    );
+    await executor.execute(followUp(started.contextId), late.bus);
     expect(summary(late.events)).toEqual(['task TASK_STATE_WORKING', 'TASK_STATE_COMPLETED']);
     expect(gated.started).toEqual(['elsewhere']);
   });

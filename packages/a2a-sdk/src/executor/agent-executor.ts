@@ -87,14 +87,14 @@ function cancelReply(controller: AbortController): void {
 }
 
 /** Cancels a task in the runner; one that ended meanwhile (or is gone) is left as it is. */
-function cancelInRunner(runner: TaskRunner, taskId: string): void {
+function cancelQuietly(runner: TaskRunner, taskId: string): void {
   runner.cancel(taskId).catch(() => undefined);
 }
 
 /** Cancels every run, and every run asked for from now on. */
 function closeExecutor(state: ExecutorState): void {
   state.closed = true;
-  for (const taskId of state.runs.keys()) cancelInRunner(state.runner, taskId);
+  for (const taskId of state.runs.keys()) cancelQuietly(state.runner, taskId);
   for (const controller of state.replies) cancelReply(controller);
   if (state.ownsRunner) void state.runner.close();
 }
@@ -204,7 +204,7 @@ async function executeInTurn(
 
 /** Cancels the run of `taskId`, or, with none here (it is ending), publishes its final event. */
 function cancelTaskRun(state: ExecutorState, taskId: string, eventBus: ExecutionEventBus): void {
-  cancelInRunner(state.runner, taskId);
+  cancelQuietly(state.runner, taskId);
   if (state.runs.has(taskId)) return;
   // Nothing runs here for this task (it is ending): the SDK waits for a final event.
   eventBus.publish(

@@ -16,7 +16,7 @@ import { dataPart, OUTPUT_ARTIFACT_ID, textOfParts, textPart } from './parts.ts'
 import type { TaskPublisher } from './task-publisher.ts';
 
 /** The working-status parts that show a tool call, a tool result or a handoff. */
-export function progressParts(event: CoreAgentEvent | TaskEvent): Part[] | undefined {
+function progressParts(event: CoreAgentEvent | TaskEvent): Part[] | undefined {
   switch (event.type) {
     case 'tool-call':
       return [textPart(`Calling tool '${event.name}'`), dataPart(event)];

@@ -18,7 +18,7 @@ export class TaskPublisher {
   /** The task, until its first event is published. */
   #pendingTask: Task | undefined;
   /** Whether the pending task's run has started (its event then says `working`). */
-  #started = true;
+  #started = false;
   /** Whether its event said `submitted`, its run not started then ({@link working} says so). */
   #waiting = false;
   #artifactStarted = false;
@@ -31,19 +31,13 @@ export class TaskPublisher {
     this.#contextId = contextId;
   }
 
-  /** Opens the task (state `working`); its event leaves at the end of the tick or with the next one. */
-  start(task: Task): void {
-    this.#pendingTask = task;
-    this.#schedule();
-  }
-
   /**
    * Opens a task whose run may not start at once: its event leaves at the end of the tick (or with
    * the next other event), `working` if {@link working} was called by then, else `submitted`.
    */
   begin(task: Task): void {
-    this.#started = false;
-    this.start(task);
+    this.#pendingTask = task;
+    this.#schedule();
   }
 
   /** The task's run started: its event says so, or a status update does if it said `submitted`. */

@@ -1,22 +1,14 @@
 import type { StreamResponse, SubscribeToTaskRequest } from '@a2a-js/sdk';
-import {
-  RequestMalformedError,
-  TaskNotFoundError,
-  UnsupportedOperationError,
-} from '@a2a-js/sdk/errors';
+import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { ExecutionEventQueue, type ServerCallContext } from '@a2a-js/sdk/server';
-import {
-  TaskNotFoundError as CoreNotFound,
-  isTerminalStatus,
-  type Task,
-  type TaskRunner,
-} from '@agentport/core';
+import { TaskNotFoundError as CoreNotFound, type Task, type TaskRunner } from '@agentport/core';
 import { publishTaskLog } from '../executor/log-bridge.ts';
 import { TaskPublisher } from '../executor/task-publisher.ts';
 import { ListenerExecutionEventBus } from '../store/event-bus.ts';
 import { a2aStateOf, a2aTaskOf } from '../store/task-view.ts';
 import { onCallerGone } from './abortable-call-context.ts';
 import { toStreamResponse } from './stream-events.ts';
+import { checkSubscribable, subscribedTaskId } from './subscribe-checks.ts';
 
 async function unfinishedTask(runner: TaskRunner, taskId: string): Promise<Task> {
   let task: Task;
@@ -26,11 +18,7 @@ async function unfinishedTask(runner: TaskRunner, taskId: string): Promise<Task>
     if (error instanceof CoreNotFound) throw new TaskNotFoundError(`Task not found: ${taskId}`);
     throw error;
   }
-  if (isTerminalStatus(task.status)) {
-    throw new UnsupportedOperationError(
-      `Task ${taskId} is in a terminal state (${a2aStateOf(task.status)}) and cannot be subscribed to.`,
-    );
-  }
+  checkSubscribable(taskId, a2aStateOf(task.status));
   return task;
 }
 
@@ -46,11 +34,7 @@ export async function* followTaskLog(
   params: SubscribeToTaskRequest,
   context: ServerCallContext,
 ): AsyncGenerator<StreamResponse, void, undefined> {
-  if (!streaming) {
-    throw new UnsupportedOperationError('Streaming (and thus resubscription) is not supported.');
-  }
-  const taskId = params.id;
-  if (!taskId || taskId.trim() === '') throw new RequestMalformedError('Task ID is required');
+  const taskId = subscribedTaskId(streaming, params);
   const task = await unfinishedTask(runner, taskId);
   const bus = new ListenerExecutionEventBus();
   const queue = new ExecutionEventQueue(bus);

@@ -1,9 +1,5 @@
 import type { StreamResponse, SubscribeToTaskRequest } from '@a2a-js/sdk';
-import {
-  RequestMalformedError,
-  TaskNotFoundError,
-  UnsupportedOperationError,
-} from '@a2a-js/sdk/errors';
+import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import {
   type ExecutionEventBusManager,
   ExecutionEventQueue,
@@ -12,7 +8,7 @@ import {
 } from '@a2a-js/sdk/server';
 import { onCallerGone } from './abortable-call-context.ts';
 import { toStreamResponse } from './stream-events.ts';
-import { TERMINAL_STATES } from './task-progress.ts';
+import { checkSubscribable, subscribedTaskId } from './subscribe-checks.ts';
 
 /**
  * The task as it is, then its events until it ends or needs input, as the SDK's resubscribe
@@ -28,11 +24,7 @@ export async function* subscribeToTask(
   params: SubscribeToTaskRequest,
   context: ServerCallContext,
 ): AsyncGenerator<StreamResponse, void, undefined> {
-  if (!streaming) {
-    throw new UnsupportedOperationError('Streaming (and thus resubscription) is not supported.');
-  }
-  const taskId = params.id;
-  if (!taskId || taskId.trim() === '') throw new RequestMalformedError('Task ID is required');
+  const taskId = subscribedTaskId(streaming, params);
   // Listening starts before the task is read, so no event falls between the two.
   const bus = buses.getByTaskId(taskId, context);
   const queue = bus === undefined ? undefined : new ExecutionEventQueue(bus);
@@ -40,12 +32,7 @@ export async function* subscribeToTask(
   try {
     const task = await store.load(taskId, context);
     if (task === undefined) throw new TaskNotFoundError(`Task not found: ${taskId}`);
-    const state = task.status?.state;
-    if (state !== undefined && TERMINAL_STATES.has(state)) {
-      throw new UnsupportedOperationError(
-        `Task ${taskId} is in a terminal state (${state}) and cannot be subscribed to.`,
-      );
-    }
+    checkSubscribable(taskId, task.status?.state);
     yield { payload: { $case: 'task', value: task } };
     if (queue === undefined) return;
     for await (const event of queue.events()) {

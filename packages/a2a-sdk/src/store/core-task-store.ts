@@ -1,6 +1,6 @@
 import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
 import { Role, TaskState } from '@a2a-js/sdk';
-import { A2AError, RequestMalformedError } from '@a2a-js/sdk/errors';
+import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { TaskStore } from '@a2a-js/sdk/server';
 import {
   type Task as CoreTask,
@@ -13,17 +13,10 @@ import {
   UNFINISHED_STATUSES,
 } from '@agentport/core';
 import { OUTPUT_ARTIFACT_ID, textOfParts } from '../executor/parts.ts';
+import { storeFullError } from './store-full.ts';
 import { a2aTaskOf, coreMessageOf, coreStatusOf } from './task-view.ts';
 
 const DEFAULT_PAGE_SIZE = 50;
-
-/** The refusal of a new unfinished task when the store is full of unfinished ones. */
-export const STORE_FULL_MESSAGE = new TaskStoreFullError().message;
-
-/** Core's store-full refusal as the SDK surface has always said it (its code in the metadata). */
-function storeFull(): A2AError {
-  return new A2AError({ message: STORE_FULL_MESSAGE, metadata: { code: 'task_store_full' } });
-}
 
 /**
  * Stores a task the runner did not run (a message answer that failed, say): created with its
@@ -43,7 +36,7 @@ async function storeEnded(runner: TaskRunner, task: Task): Promise<void> {
       messages,
     });
   } catch (error) {
-    if (error instanceof TaskStoreFullError) throw storeFull();
+    if (error instanceof TaskStoreFullError) throw storeFullError();
     throw error;
   }
   const status = coreStatusOf(task.status?.state);

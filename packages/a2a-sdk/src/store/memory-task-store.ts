@@ -1,10 +1,11 @@
 import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
-import { A2AError, RequestMalformedError } from '@a2a-js/sdk/errors';
+import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import { resolveUserScope } from '@a2a-js/sdk/server';
 import { jsonWeight } from '@agentport/core/internal';
 import Queue from 'yocto-queue';
+import { storeFullError } from './store-full.ts';
 
 /** Options of {@link createA2ATaskStore}. */
 export interface A2ATaskStoreOptions {
@@ -30,9 +31,6 @@ interface Entry {
   /** Its weight as counted in the store's total. */
   bytes: number;
 }
-
-/** The refusal of a new unfinished task when the store is full of unfinished ones. */
-export const STORE_FULL_MESSAGE = 'Too many unfinished tasks: try again later';
 
 /** A task that finished, in the queue of finished tasks; stale once its entry changed. */
 interface Finished {
@@ -146,7 +144,7 @@ class A2AMemoryTaskStore implements TaskStore {
       unfinished + 1 > this.#maxTasks ||
       this.#bytes - this.#finishedBytes + bytes > this.#maxBytes
     ) {
-      throw new A2AError({ message: STORE_FULL_MESSAGE, metadata: { code: 'task_store_full' } });
+      throw storeFullError();
     }
   }
 
