@@ -96,6 +96,8 @@ function restAgent(base: URL, headers: Record<string, string>): Agent {
         if (event.type === 'error') {
           throw new AgentPortError({ code: event.code, message: event.message, status: 502 });
         }
+        // A remote's pause is its caller's to answer there: handed on as this run's own.
+        if (event.type === 'input-required') return event;
         yield event;
       }
       throw new AgentPortError({

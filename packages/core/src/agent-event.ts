@@ -1,3 +1,6 @@
+import type { Part } from './message.ts';
+import type { JsonSchema } from './tool.ts';
+
 /** A chunk of the agent's answer text. */
 export interface TextDeltaEvent {
   type: 'text-delta';
@@ -33,6 +36,33 @@ export interface DoneEvent {
   output: string;
 }
 
+/**
+ * A chunk of an artifact the agent produces besides its text (a document, an image, a data set):
+ * with `append`, its parts are added to the artifact of that id (or start it); else they replace
+ * it. `lastChunk` says no more chunks of it follow.
+ */
+export interface ArtifactUpdateEvent {
+  type: 'artifact-update';
+  artifactId: string;
+  name?: string;
+  parts: readonly Part[];
+  append?: boolean;
+  lastChunk?: boolean;
+}
+
+/**
+ * The run pauses for its caller: `question` is what it asks, `schema` (optional) the JSON Schema
+ * of the answer it expects, and `state` (optional, JSON) what it wants back when the answer comes
+ * (as `context.resumeState`), however much later and in whichever process. The last event of a
+ * paused run; a task moves to `input-required` with it.
+ */
+export interface InputRequiredEvent {
+  type: 'input-required';
+  question: readonly Part[];
+  schema?: JsonSchema;
+  state?: unknown;
+}
+
 /** The run failed; always the last event of a failed run. */
 export interface ErrorEvent {
   type: 'error';
@@ -46,8 +76,10 @@ export type AgentEvent =
   | ToolCallEvent
   | ToolResultEvent
   | HandoffEvent
+  | ArtifactUpdateEvent
   | DoneEvent
-  | ErrorEvent;
+  | ErrorEvent
+  | InputRequiredEvent;
 
 /** The names of every agent event type, in a stable order. */
 export const AGENT_EVENT_TYPES = [
@@ -55,6 +87,8 @@ export const AGENT_EVENT_TYPES = [
   'tool-call',
   'tool-result',
   'handoff',
+  'artifact-update',
   'done',
   'error',
+  'input-required',
 ] as const satisfies readonly AgentEvent['type'][];

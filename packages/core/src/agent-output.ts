@@ -1,7 +1,8 @@
 import { abortableReader } from './abortable.ts';
-import type { AgentEvent, DoneEvent, ErrorEvent } from './agent-event.ts';
+import type { AgentEvent, DoneEvent, ErrorEvent, InputRequiredEvent } from './agent-event.ts';
 import { AgentFailureError } from './errors/agent-failure-error.ts';
 import type { AgentPortError } from './errors/agentport-error.ts';
+import { InputRequiredError } from './errors/input-required-error.ts';
 import { remoteTaskError } from './errors/remote-task-error.ts';
 import { pacedEvents } from './internal/paced-events.ts';
 import { PUSH_EVENTS, type PushedEvents } from './internal/push-events.ts';
@@ -46,7 +47,13 @@ export function checkedOutput(output: unknown, agentName: string): string {
 }
 
 /** The event that ends a run. */
-export type TerminalEvent = DoneEvent | ErrorEvent;
+export type TerminalEvent = DoneEvent | ErrorEvent | InputRequiredEvent;
+
+/** Whether an event ends its run: `done`, `error` or `input-required`. */
+export function isTerminalEvent(event: AgentEvent): event is TerminalEvent {
+  const { type } = event;
+  return type === 'done' || type === 'error' || type === 'input-required';
+}
 
 /** What {@link terminalEventOf} calls with each progress event (a throw ends the read). */
 export type ProgressHandler = (event: AgentEvent) => void;
@@ -74,6 +81,7 @@ function asIs(event: TerminalEvent | undefined): TerminalEvent | undefined {
 function outputFrom(event: TerminalEvent | undefined, agentName: string): string {
   if (event === undefined) throw endedWithoutResult(agentName);
   if (event.type === 'error') throw errorFromEvent(event, agentName);
+  if (event.type === 'input-required') throw new InputRequiredError(agentName, event);
   return checkedOutput(event.output, agentName);
 }
 
@@ -101,7 +109,7 @@ function readToEnd<T, C>(
     let ended = false;
     push.call(events, {
       next(event) {
-        const terminal = event.type === 'done' || event.type === 'error';
+        const terminal = isTerminalEvent(event);
         try {
           if (terminal) resolve(finish(event, context));
           else onProgress?.(event);
@@ -135,7 +143,7 @@ async function iteratedTerminalEvent(
   onProgress: ProgressHandler | undefined,
 ): Promise<TerminalEvent | undefined> {
   for await (const event of events) {
-    if (event.type === 'done' || event.type === 'error') return event;
+    if (isTerminalEvent(event)) return event;
     onProgress?.(event);
   }
   return undefined;
@@ -153,7 +161,7 @@ async function abortableTerminalEvent(
       const step = await reader.next();
       if (step.done === true) return undefined;
       const event = step.value;
-      if (event.type === 'done' || event.type === 'error') return event;
+      if (isTerminalEvent(event)) return event;
       onProgress?.(event);
     }
   } finally {

@@ -1,4 +1,5 @@
 import type { AgentEvent } from './agent-event.ts';
+import type { Message } from './message.ts';
 import type { Tool } from './tool.ts';
 
 /** Options of one agent run. */
@@ -7,7 +8,18 @@ export interface AgentRunOptions {
   signal?: AbortSignal;
   /** Free-form metadata passed by the caller (task metadata, request ids, ...). */
   metadata?: Record<string, unknown>;
+  /** The conversation's earlier messages (user and agent), oldest first; none when omitted. */
+  history?: readonly Message[];
+  /** The conversation the run belongs to, when it belongs to one. */
+  contextId?: string;
+  /** The task the run is for, when it runs as a task. */
+  taskId?: string;
+  /** What this agent's `input-required` event asked to get back, when the run answers it. */
+  resumeState?: unknown;
 }
+
+/** What a run is given: the text of a user message, or the message (text, data and file parts). */
+export type AgentInput = string | Message;
 
 /** An agent: an identity, its tools and handoffs, and two ways to run it. */
 export interface Agent {
@@ -19,8 +31,11 @@ export interface Agent {
   readonly tools: readonly Tool[];
   /** Other agents this one can hand the conversation over to. */
   readonly handoffs: readonly Agent[];
-  /** Runs the agent to completion and resolves with its final output. */
-  invoke(input: string, options?: AgentRunOptions): Promise<string>;
-  /** Runs the agent and yields its events, ending with `done` or `error`. */
-  stream(input: string, options?: AgentRunOptions): AsyncIterable<AgentEvent>;
+  /**
+   * Runs the agent to completion and resolves with its final output; rejects with an
+   * InputRequiredError when the run pauses for its caller.
+   */
+  invoke(input: AgentInput, options?: AgentRunOptions): Promise<string>;
+  /** Runs the agent and yields its events, ending with `done`, `error` or `input-required`. */
+  stream(input: AgentInput, options?: AgentRunOptions): AsyncIterable<AgentEvent>;
 }

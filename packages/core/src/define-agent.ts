@@ -1,13 +1,14 @@
 import type { Agent } from './agent.ts';
-import type { AgentEvent, DoneEvent, ErrorEvent } from './agent-event.ts';
+import type { AgentEvent, DoneEvent, ErrorEvent, InputRequiredEvent } from './agent-event.ts';
 import { assertAgentName } from './agent-name.ts';
 import { outputOf } from './agent-output.ts';
 import { InvalidInputError } from './errors/invalid-input-error.ts';
+import type { Message } from './message.ts';
 import { type Definition, RunStream } from './run-stream.ts';
 import type { Tool } from './tool.ts';
 
-/** The events a run function yields: everything but the terminal `done` and `error`. */
-export type AgentProgressEvent = Exclude<AgentEvent, DoneEvent | ErrorEvent>;
+/** The events a run function yields: everything but the terminal `done`, `error` and `input-required`. */
+export type AgentProgressEvent = Exclude<AgentEvent, DoneEvent | ErrorEvent | InputRequiredEvent>;
 
 /** What a run function gets besides its input. */
 export interface AgentRunContext {
@@ -17,6 +18,16 @@ export interface AgentRunContext {
   readonly signal: AbortSignal;
   /** The caller's metadata (empty when none was given). */
   readonly metadata: Record<string, unknown>;
+  /** The new message, whose text is the run's `input` (a message of that text when given a string). */
+  readonly message: Message;
+  /** The conversation's earlier messages, oldest first (empty outside a conversation). */
+  readonly history: readonly Message[];
+  /** The conversation the run belongs to, if any. */
+  readonly contextId: string | undefined;
+  /** The task the run is for, if any. */
+  readonly taskId: string | undefined;
+  /** The `state` of the `inputRequired(...)` this run answers; undefined on a first run. */
+  readonly resumeState: unknown;
   /** Calls one of the agent's tools (by value or name), yielding `tool-call` then `tool-result`. */
   callTool<TOutput>(
     tool: Tool<TOutput> | string,
@@ -26,7 +37,10 @@ export interface AgentRunContext {
   handoff(target: Agent | string, input: string): AsyncGenerator<AgentProgressEvent, string>;
 }
 
-/** The one function an agent is built from: yields progress events, returns the final output. */
+/**
+ * The one function an agent is built from: yields progress events, returns the final output (or
+ * `inputRequired(...)` to pause for the caller).
+ */
 export type AgentRunFunction = (
   input: string,
   context: AgentRunContext,
@@ -40,7 +54,10 @@ export interface AgentDefinition {
   model?: string;
   tools?: readonly Tool[];
   handoffs?: readonly Agent[];
-  /** Yields progress events; a returned string is the output, else its text deltas joined. */
+  /**
+   * Yields progress events; a returned string is the output, a returned `inputRequired(...)`
+   * pauses the run for its caller, anything else makes the output its text deltas joined.
+   */
   run: AgentRunFunction;
 }
 

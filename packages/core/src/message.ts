@@ -1,3 +1,5 @@
+import { randomUuid } from './internal/random-uuid.ts';
+
 // Messages and their parts, as every surface carries them (A2A's shapes, in our own words).
 
 /** A piece of text. */
@@ -35,6 +37,41 @@ export interface Message {
   readonly parts: readonly Part[];
 }
 
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Whether a string is standard base64 (padded, no whitespace; empty is zero bytes). */
+export function isBase64(text: string): boolean {
+  return text.length % 4 === 0 && BASE64.test(text);
+}
+
+/** How many bytes a file part's base64 `bytes` hold, without decoding them. */
+export function base64Size(bytes: string): number {
+  let padding = 0;
+  if (bytes.endsWith('==')) padding = 2;
+  else if (bytes.endsWith('=')) padding = 1;
+  return (bytes.length / 4) * 3 - padding;
+}
+
+/** The text of a message's (or an artifact's) text parts, joined by newlines; '' when none. */
+export function textOf(parts: readonly Part[]): string {
+  let text: string | undefined;
+  for (const part of parts) {
+    if (part.kind !== 'text') continue;
+    text = text === undefined ? part.text : `${text}\n${part.text}`;
+  }
+  return text ?? '';
+}
+
+/** A user message of one text part, with a new random id. */
+export function userMessage(text: string): Message {
+  return { messageId: randomUuid(), role: 'user', parts: [{ kind: 'text', text }] };
+}
+
+/** An agent message of one text part, with a new random id. */
+export function agentMessage(text: string): Message {
+  return { messageId: randomUuid(), role: 'agent', parts: [{ kind: 'text', text }] };
+}
+
 /** What is wrong with a part, or undefined when it has the shape of one. */
 function partFault(part: unknown): string | undefined {
   if (typeof part !== 'object' || part === null) return 'a part that is not an object';
@@ -50,9 +87,12 @@ function partFault(part: unknown): string | undefined {
       if (typeof mediaType !== 'string') return 'a file part without a string mediaType';
       if (name !== undefined && typeof name !== 'string')
         return 'a file part with a non-string name';
-      return (typeof url === 'string') !== (typeof bytes === 'string')
-        ? undefined
-        : 'a file part without exactly one of a string url or bytes';
+      if ((typeof url === 'string') === (typeof bytes === 'string')) {
+        return 'a file part without exactly one of a string url or bytes';
+      }
+      return typeof bytes === 'string' && !isBase64(bytes)
+        ? 'a file part whose bytes are not base64'
+        : undefined;
     default:
       return 'a part whose kind is not text, data or file';
   }

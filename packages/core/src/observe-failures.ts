@@ -1,4 +1,4 @@
-import type { Agent, AgentRunOptions } from './agent.ts';
+import type { Agent, AgentInput, AgentRunOptions } from './agent.ts';
 import type { AgentEvent } from './agent-event.ts';
 import { checkedOutput, errorFromEvent } from './agent-output.ts';
 import type { AgentPortError } from './errors/agentport-error.ts';
@@ -8,8 +8,8 @@ import { PUSH_EVENTS, type PushedEvents } from './internal/push-events.ts';
 /** Called with each failed run of an observed agent (see {@link observeFailures}). */
 export type AgentFailureListener = (error: AgentPortError, agentName: string) => void;
 
-/** The code of a run that was canceled, which is not a failure. */
-const CANCELED = 'canceled';
+/** The codes of a run that was canceled or paused for its caller, which are not failures. */
+const NOT_FAILURES: ReadonlySet<string> = new Set(['canceled', 'input_required']);
 
 /**
  * Wraps an agent so that every run that fails is reported to `onFailure` once, with the error as
@@ -51,7 +51,7 @@ class FailureReporter {
   /** What a run threw or ended with, unless it was canceled. */
   error(error: unknown): void {
     const failure = toAgentFailure(error, this.#name);
-    if (failure.code === CANCELED) return;
+    if (NOT_FAILURES.has(failure.code)) return;
     try {
       this.#onFailure(failure, this.#name);
     } catch {
@@ -93,10 +93,10 @@ function observed(
     ...(agent.model === undefined ? {} : { model: agent.model }),
     tools: agent.tools,
     handoffs,
-    invoke(input: string, options?: AgentRunOptions): Promise<string> {
+    invoke(input: AgentInput, options?: AgentRunOptions): Promise<string> {
       return observedInvoke(agent, reporter, input, options);
     },
-    stream(input: string, options?: AgentRunOptions): AsyncIterable<AgentEvent> {
+    stream(input: AgentInput, options?: AgentRunOptions): AsyncIterable<AgentEvent> {
       return observedStream(agent, reporter, input, options);
     },
   };
@@ -109,7 +109,7 @@ function observed(
 function observedInvoke(
   agent: Agent,
   reporter: FailureReporter,
-  input: string,
+  input: AgentInput,
   options: AgentRunOptions | undefined,
 ): Promise<string> {
   let running: Promise<string>;
@@ -139,7 +139,7 @@ function observedInvoke(
 function observedStream(
   agent: Agent,
   reporter: FailureReporter,
-  input: string,
+  input: AgentInput,
   options: AgentRunOptions | undefined,
 ): AsyncIterable<AgentEvent> {
   let events: PushedEvents;

@@ -1,4 +1,4 @@
-import type { Agent, AgentRunOptions } from './agent.ts';
+import type { Agent, AgentInput, AgentRunOptions } from './agent.ts';
 import type { AgentEvent } from './agent-event.ts';
 import { endedWithoutResult, errorFromEvent, rememberFailure } from './agent-output.ts';
 import { callToolOf, findByName } from './call-tool.ts';
@@ -7,9 +7,11 @@ import { AgentFailureError } from './errors/agent-failure-error.ts';
 import type { AgentPortError } from './errors/agentport-error.ts';
 import { CancellationError } from './errors/cancellation-error.ts';
 import { toAgentFailure } from './errors/to-agent-failure.ts';
+import { isInputRequired } from './input-required.ts';
 import { LazyAbortListener } from './internal/lazy-abort-listener.ts';
 import { type AgentEventObserver, PUSH_EVENTS } from './internal/push-events.ts';
 import { onNextTurn, RunPace } from './internal/run-pace.ts';
+import { type Message, textOf, userMessage } from './message.ts';
 import { progressEventFault } from './progress-event-fault.ts';
 import type { Tool } from './tool.ts';
 
@@ -61,39 +63,73 @@ async function* handoffOf(
     });
   }
   yield { type: 'handoff', from: definition.name, to: next.name };
+  // The target joins the conversation: its history and ids, not the state this agent resumes.
+  const { history, contextId, taskId } = context.options;
   const options: HandoffRunOptions = {
     signal: context.signal,
     metadata: context.metadata,
+    ...(history === undefined ? {} : { history }),
+    ...(contextId === undefined ? {} : { contextId }),
+    ...(taskId === undefined ? {} : { taskId }),
     [HANDOFF_DEPTH]: context.depth + 1,
   };
   return yield* forward(next.stream(input, options), next.name);
 }
 
+const NO_HISTORY: readonly Message[] = Object.freeze([]);
+
 /**
- * The context of one run. `metadata`, `callTool` and `handoff` are made when first read (they can
- * still be destructured), so a run that uses none of them keeps one small object.
+ * The context of one run. `metadata`, `message`, `callTool` and `handoff` are made when first read
+ * (they can still be destructured), so a run that uses none of them keeps one small object.
  */
 class RunContext implements AgentRunContext {
   readonly signal: AbortSignal;
   /** How many handoffs deep the run is (0 for a run its caller started). */
   readonly depth: number;
+  /** The options the run was started with. */
+  readonly options: AgentRunOptions;
   readonly #definition: Definition;
   #metadata: Record<string, unknown> | undefined;
+  #input: AgentInput;
 
   constructor(
     definition: Definition,
     signal: AbortSignal,
-    metadata: Record<string, unknown> | undefined,
+    input: AgentInput,
+    options: AgentRunOptions,
     depth: number,
   ) {
     this.#definition = definition;
     this.signal = signal;
-    this.#metadata = metadata;
+    this.#input = input;
+    this.options = options;
+    this.#metadata = options.metadata;
     this.depth = depth;
   }
 
   get agent(): Agent {
     return this.#definition.agent;
+  }
+
+  get message(): Message {
+    if (typeof this.#input === 'string') this.#input = userMessage(this.#input);
+    return this.#input;
+  }
+
+  get history(): readonly Message[] {
+    return this.options.history ?? NO_HISTORY;
+  }
+
+  get contextId(): string | undefined {
+    return this.options.contextId;
+  }
+
+  get taskId(): string | undefined {
+    return this.options.taskId;
+  }
+
+  get resumeState(): unknown {
+    return this.options.resumeState;
   }
 
   get metadata(): Record<string, unknown> {
@@ -128,9 +164,9 @@ function finished(): Promise<IteratorResult<AgentEvent>> {
  */
 export class RunStream implements AsyncIterableIterator<AgentEvent> {
   readonly #definition: Definition;
-  readonly #input: string;
+  readonly #input: AgentInput;
   readonly #signal: AbortSignal;
-  readonly #metadata: Record<string, unknown> | undefined;
+  readonly #options: AgentRunOptions;
   readonly #depth: number;
   #iterator: AsyncGenerator<AgentProgressEvent, unknown, undefined> | undefined;
   #phase = NOT_STARTED;
@@ -148,11 +184,11 @@ export class RunStream implements AsyncIterableIterator<AgentEvent> {
   #abortListener: LazyAbortListener | undefined;
   readonly #pace = new RunPace();
 
-  constructor(definition: Definition, input: string, options: AgentRunOptions) {
+  constructor(definition: Definition, input: AgentInput, options: AgentRunOptions) {
     this.#definition = definition;
     this.#input = input;
     this.#signal = options.signal ?? neverAborted;
-    this.#metadata = options.metadata;
+    this.#options = options;
     this.#depth = (options as HandoffRunOptions)[HANDOFF_DEPTH] ?? 0;
   }
 
@@ -265,8 +301,10 @@ export class RunStream implements AsyncIterableIterator<AgentEvent> {
 
   #start(): void {
     const definition = this.#definition;
-    const context = new RunContext(definition, this.#signal, this.#metadata, this.#depth);
-    this.#iterator = definition.run(this.#input, context);
+    const input = this.#input;
+    const text = typeof input === 'string' ? input : textOf(input.parts);
+    const context = new RunContext(definition, this.#signal, input, this.#options, this.#depth);
+    this.#iterator = definition.run(text, context);
     if (this.#signal !== neverAborted) {
       // Bound here: a run without a signal needs no abort callback at all.
       this.#abortListener = new LazyAbortListener(this.#signal, this.#abort.bind(this));
@@ -280,6 +318,10 @@ export class RunStream implements AsyncIterableIterator<AgentEvent> {
       this.#phase = ENDING;
       // The run has returned: nothing is left to close.
       this.#iterator = undefined;
+      if (isInputRequired(step.value)) {
+        this.#settle({ done: false, value: step.value });
+        return;
+      }
       const output = typeof step.value === 'string' ? step.value : this.#text;
       this.#settle({ done: false, value: { type: 'done', output } });
       return;
@@ -378,6 +420,13 @@ async function* forward(
   for await (const event of events) {
     if (event.type === 'done') return event.output;
     if (event.type === 'error') throw errorFromEvent(event, agentName);
+    if (event.type === 'input-required') {
+      // A handoff hands back one answer: a target that pauses has none to give.
+      throw new AgentFailureError({
+        agentName,
+        message: `Agent '${agentName}' asked for input inside a handoff, which cannot pause`,
+      });
+    }
     yield event;
   }
   throw endedWithoutResult(agentName);

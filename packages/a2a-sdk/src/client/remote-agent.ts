@@ -20,6 +20,7 @@ import {
   CancellationError,
   defineAgent,
   isValidAgentName,
+  textOf,
 } from '@agentport/core';
 import { parseAbsoluteUrl } from '../absolute-url.ts';
 import { AGENT_CARD_ROUTE } from '../card/agent-card.ts';
@@ -382,6 +383,7 @@ export async function createRemoteSdkAgent(options: RemoteSdkAgentOptions): Prom
   });
   return {
     ...agent,
-    invoke: (input, runOptions) => invokeRemote(remote, input, runOptions),
+    invoke: (input, runOptions) =>
+      invokeRemote(remote, typeof input === 'string' ? input : textOf(input.parts), runOptions),
   };
 }

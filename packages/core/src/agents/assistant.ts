@@ -1,5 +1,6 @@
 import type { Agent } from '../agent.ts';
 import { defineAgent } from '../define-agent.ts';
+import { base64Size, type Message, type Part, textOf } from '../message.ts';
 import { calculatorTool, createClockTool, wordCountTool } from './assistant-tools.ts';
 import { createEchoAgent } from './echo.ts';
 
@@ -20,9 +21,41 @@ const TIME = /\b(?:time|clock|date)\b/i;
 const MATH_PREFIX = /^\s*(?:what\s+is|what's|calculate|compute|evaluate)\s+/i;
 const MATH = /^[\d\s.+\-*/%^()e]+$/i;
 
+const RECALL = /\bwhat\s+did\s+i\s+say\b/i;
+const DESCRIBE_PARTS = /\bdescribe\s+(?:the\s+)?parts\b/i;
+
 const HELP =
   'I can do arithmetic (try "what is 2 + 3 * 4"), tell the UTC time ("what time is it"), ' +
-  'count words ("count the words in: ..."), or repeat something ("repeat hello").';
+  'count words ("count the words in: ..."), repeat something ("repeat hello"), recall what ' +
+  'you said before ("what did I say?"), or describe the parts of your message ("describe the parts").';
+
+const encoder = new TextEncoder();
+
+/** The earlier user messages of the conversation, one per line. */
+function recall(history: readonly Message[]): string {
+  const said = history
+    .filter((message) => message.role === 'user')
+    .map((message) => textOf(message.parts));
+  return said.length === 0 ? 'You have not said anything yet.' : said.join('\n');
+}
+
+/** One line per part: its kind, its media type, and its size in bytes (a file by URL has none). */
+function describeParts(parts: readonly Part[]): string {
+  return parts
+    .map((part) => {
+      switch (part.kind) {
+        case 'text':
+          return `text text/plain ${encoder.encode(part.text).length} bytes`;
+        case 'data':
+          return `data application/json ${encoder.encode(JSON.stringify(part.data)).length} bytes`;
+        default:
+          return part.bytes === undefined
+            ? `file ${part.mediaType} at ${part.url}`
+            : `file ${part.mediaType} ${base64Size(part.bytes)} bytes`;
+      }
+    })
+    .join('\n');
+}
 
 /** The text whose words to count, when the input asks for a word count. */
 function wordsToCount(input: string): string | undefined {
@@ -49,8 +82,9 @@ function mathExpression(input: string): string | undefined {
 
 /**
  * Creates the deterministic `assistant` agent (no network): arithmetic with the `calculator`
- * tool, the UTC time with `clock`, word counts with `word_count`, and a handoff to `echo` when
- * asked to repeat something.
+ * tool, the UTC time with `clock`, word counts with `word_count`, a handoff to `echo` when
+ * asked to repeat something, the earlier user messages of its conversation when asked "what did
+ * I say?", and one line per part of its message (kind, media type, bytes) for "describe the parts".
  */
 export function createAssistantAgent(options: AssistantAgentOptions = {}): Agent {
   const echo = options.echo ?? createEchoAgent();
@@ -63,6 +97,8 @@ export function createAssistantAgent(options: AssistantAgentOptions = {}): Agent
     tools: [calculatorTool, clock, wordCountTool],
     handoffs: [echo],
     async *run(input, context) {
+      if (RECALL.test(input)) return recall(context.history);
+      if (DESCRIBE_PARTS.test(input)) return describeParts(context.message.parts);
       const repeat = REPEAT.exec(input);
       if (repeat) {
         const text = repeat[1]?.trim() ?? '';

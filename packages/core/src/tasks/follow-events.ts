@@ -1,7 +1,7 @@
 import { TaskNotFoundError } from '../errors/task-not-found-error.ts';
 import type { Task } from './task.ts';
 import { endsTask, type TaskEvent, type TaskLogEntry } from './task-event.ts';
-import { isTerminalStatus } from './task-lifecycle.ts';
+import { isInterruptedStatus, isTerminalStatus } from './task-lifecycle.ts';
 import type { TaskStore } from './task-store.ts';
 
 /** Options of {@link followTaskEvents} and `TaskRunner.follow`. */
@@ -95,9 +95,14 @@ class Heard {
   }
 }
 
+/** Whether an event pauses its task for the caller (a status update to input- or auth-required). */
+function pausesTask(event: TaskEvent): boolean {
+  return event.type === 'status-update' && isInterruptedStatus(event.status);
+}
+
 /**
  * Yields a task's events after `after`, then its new ones as they come, until it ends (its
- * terminal status update is the last event), the signal aborts or the source says no more will
+ * terminal status update is the last event) or, caught up, finds it paused for its caller, the signal aborts or the source says no more will
  * be heard. It listens before it reads, so nothing between the read and the first change heard is
  * missed, and skips what it has yielded already; a change heard with fewer events than it
  * appended (or a queue dropped for a slow consumer) is read from the store: no gap, no duplicate.
@@ -114,18 +119,23 @@ export async function* followEvents(
   try {
     const task = await source.get();
     let last = options.after ?? 0;
+    // Whether the last event yielded paused the task: once caught up, the follow ends there.
+    let paused = false;
     for (const entry of await source.read(last)) {
       last = entry.seq;
       yield entry;
       if (endsTask(entry.event) || signal?.aborted) return;
+      paused = pausesTask(entry.event);
     }
     // Terminal already: what it read was all there is.
     if (isTerminalStatus(task.status)) return;
+    if (last >= task.seq && (paused || isInterruptedStatus(task.status))) return;
     for (;;) {
       for (let entry = heard.next(last); entry !== undefined; entry = heard.next(last)) {
         last = entry.seq;
         yield entry;
         if (endsTask(entry.event) || signal?.aborted) return;
+        paused = pausesTask(entry.event);
       }
       if (heard.gap() || heard.tip > last) {
         const before = last;
@@ -134,11 +144,12 @@ export async function* followEvents(
           last = entry.seq;
           yield entry;
           if (endsTask(entry.event) || signal?.aborted) return;
+          paused = pausesTask(entry.event);
         }
         // What was heard may follow on now; a read that found nothing new waits for a change.
         if (last > before) continue;
       }
-      if (heard.ended || signal?.aborted) return;
+      if (heard.ended || paused || signal?.aborted) return;
       await heard.wait();
     }
   } finally {

@@ -1,7 +1,7 @@
 import { TaskStoreFullError } from '../errors/task-store-full-error.ts';
 import type { Message } from '../message.ts';
 import { dropEvents, type TaskLog, trimLog } from './memory-task-log.ts';
-import type { Artifact, Task, TaskError } from './task.ts';
+import type { Artifact, Task, TaskError, TaskInputRequest } from './task.ts';
 import type { TaskStatus } from './task-lifecycle.ts';
 
 /**
@@ -20,6 +20,7 @@ export interface Entry extends TaskLog {
   readonly input: string;
   output: string | undefined;
   error: TaskError | undefined;
+  inputRequest: TaskInputRequest | undefined;
   messages: readonly Message[];
   artifacts: readonly Artifact[];
   readonly metadata: Readonly<Record<string, unknown>>;
@@ -49,8 +50,8 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
  */
 export function snapshot(entry: Entry): Task {
   const { id, contextId, agentName, status, input, messages, artifacts, metadata } = entry;
-  const { createdAt, updatedAt, seq, statusMessage, output, error } = entry;
-  if (statusMessage === undefined && error === undefined) {
+  const { createdAt, updatedAt, seq, statusMessage, output, error, inputRequest } = entry;
+  if (statusMessage === undefined && error === undefined && inputRequest === undefined) {
     return output === undefined
       ? Object.freeze({
           id,
@@ -96,6 +97,7 @@ export function snapshot(entry: Entry): Task {
   if (output !== undefined) task.output = output;
   if (error !== undefined) task.error = error;
   if (statusMessage !== undefined) task.statusMessage = statusMessage;
+  if (inputRequest !== undefined) task.inputRequest = inputRequest;
   return Object.freeze(task);
 }
 

@@ -2,7 +2,7 @@ import { jsonWeight } from '../json-weight.ts';
 import { type Message, messageFault, type Part, partsFault } from '../message.ts';
 import { errorWeight, messageWeight } from './event-weight.ts';
 import type { Entry } from './memory-entries.ts';
-import type { Artifact, TaskError } from './task.ts';
+import type { Artifact, TaskError, TaskInputRequest } from './task.ts';
 import {
   type TaskArtifactUpdateEvent,
   type TaskEvent,
@@ -10,7 +10,7 @@ import {
   type TaskStatusUpdateEvent,
   taskProgressFault,
 } from './task-event.ts';
-import type { TaskStatus } from './task-lifecycle.ts';
+import { isTerminalStatus, type TaskStatus } from './task-lifecycle.ts';
 import type { TaskArtifactChunk, TaskPatch } from './task-store.ts';
 
 // How the in-memory store checks and applies a change to an entry, with the events describing it.
@@ -73,6 +73,16 @@ export function assertPatch(patch: TaskPatch): void {
     throw new TypeError("A task's error must have a string code and message");
   }
   if (statusMessage !== undefined) assertMessage(statusMessage, "A task's status message");
+  const { inputRequest } = patch;
+  if (
+    inputRequest !== undefined &&
+    (typeof inputRequest !== 'object' ||
+      inputRequest === null ||
+      (inputRequest.schema !== undefined &&
+        (typeof inputRequest.schema !== 'object' || inputRequest.schema === null)))
+  ) {
+    throw new TypeError("A task's input request must be an object, its schema an object");
+  }
   assertMessages(messages);
   if (artifacts !== undefined) {
     if (!Array.isArray(artifacts)) throw new TypeError('Artifact chunks must be an array');
@@ -88,6 +98,7 @@ export function changesAnything(patch: TaskPatch): boolean {
     patch.statusMessage !== undefined ||
     patch.output !== undefined ||
     patch.error !== undefined ||
+    patch.inputRequest !== undefined ||
     (patch.messages?.length ?? 0) > 0 ||
     (patch.artifacts?.length ?? 0) > 0 ||
     (patch.progress?.length ?? 0) > 0
@@ -220,8 +231,22 @@ function applyStatus(
   plain: PlainStatusEvents,
   tally: ByteTally,
 ): TaskStatusUpdateEvent {
-  const { status, statusMessage, output, error } = patch;
+  const { status, statusMessage, output, error, inputRequest } = patch;
   const moved = status !== undefined && status !== entry.status;
+  let request: TaskInputRequest | undefined;
+  if (inputRequest !== undefined) {
+    request = Object.freeze({ ...inputRequest });
+    tally.bytes += jsonWeight(request) - requestWeight(entry.inputRequest);
+    entry.inputRequest = request;
+  } else if (
+    status !== undefined &&
+    moved &&
+    entry.inputRequest !== undefined &&
+    isTerminalStatus(status)
+  ) {
+    tally.bytes -= requestWeight(entry.inputRequest);
+    entry.inputRequest = undefined;
+  }
   if (statusMessage !== undefined || (moved && entry.statusMessage !== undefined)) {
     const message = statusMessage === undefined ? undefined : frozenMessage(statusMessage);
     tally.bytes += messageWeight(message) - messageWeight(entry.statusMessage);
@@ -241,7 +266,12 @@ function applyStatus(
     tally.bytes += errorWeight(kept) - errorWeight(entry.error);
     entry.error = kept;
   }
-  if (entry.statusMessage === undefined && changed === undefined && kept === undefined) {
+  if (
+    entry.statusMessage === undefined &&
+    changed === undefined &&
+    kept === undefined &&
+    request === undefined
+  ) {
     return plain.of(entry.status, timestamp);
   }
   const event: Mutable<TaskStatusUpdateEvent> = {
@@ -252,17 +282,23 @@ function applyStatus(
   if (entry.statusMessage !== undefined) event.message = entry.statusMessage;
   if (changed !== undefined) event.output = changed;
   if (kept !== undefined) event.error = kept;
+  if (request !== undefined) event.inputRequest = request;
   return Object.freeze(event);
 }
 
-/** Whether a patch sets the status, its message, the output or the error. */
+/** Whether a patch sets the status, its message, the output, the error or the input request. */
 function setsStatus(patch: TaskPatch): boolean {
   return (
     patch.status !== undefined ||
     patch.statusMessage !== undefined ||
     patch.output !== undefined ||
-    patch.error !== undefined
+    patch.error !== undefined ||
+    patch.inputRequest !== undefined
   );
+}
+
+function requestWeight(request: TaskInputRequest | undefined): number {
+  return request === undefined ? 0 : jsonWeight(request);
 }
 
 /**

@@ -151,6 +151,7 @@ function newEntry(
     input: input.input,
     output: undefined,
     error: undefined,
+    inputRequest: undefined,
     messages,
     artifacts: NONE,
     metadata,

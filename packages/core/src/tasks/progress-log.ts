@@ -1,6 +1,17 @@
 import { afterMicrotasks } from '../internal/after-microtasks.ts';
 import type { TaskProgressEvent } from './task-event.ts';
-import type { TaskStore } from './task-store.ts';
+import type { TaskArtifactChunk, TaskStore } from './task-store.ts';
+import { FROM_WORKING } from './task-writes.ts';
+
+/** An artifact chunk among the pending events (written with an update, not an append). */
+class PendingChunk {
+  readonly chunk: TaskArtifactChunk;
+  constructor(chunk: TaskArtifactChunk) {
+    this.chunk = chunk;
+  }
+}
+
+type Pending = TaskProgressEvent | PendingChunk;
 
 /**
  * Writes a working task's progress events to its log at most once per run of microtasks (see
@@ -12,7 +23,9 @@ import type { TaskStore } from './task-store.ts';
 export class ProgressLog {
   readonly #store: TaskStore;
   readonly #id: string;
-  #pending: TaskProgressEvent[] | undefined;
+  #pending: Pending[] | undefined;
+  /** Whether the pending events hold an artifact chunk. */
+  #chunks = false;
   #scheduled = false;
   #settled = false;
   #inflight: Promise<void> | undefined;
@@ -24,8 +37,14 @@ export class ProgressLog {
     this.#id = id;
   }
 
+  /** Adds an artifact chunk, written in order with the events (by an update of the task). */
+  addChunk(chunk: TaskArtifactChunk): void {
+    this.#chunks = true;
+    this.add(new PendingChunk(chunk));
+  }
+
   /** Adds an event and schedules an append for the end of this turn; throws an earlier append's error. */
-  add(event: TaskProgressEvent): void {
+  add(event: Pending): void {
     if (this.#hasFailed) throw this.#failure;
     if (this.#pending === undefined) this.#pending = [event];
     else this.#pending.push(event);
@@ -39,8 +58,13 @@ export class ProgressLog {
     const events = this.#pending;
     if (this.#settled || events === undefined) return;
     this.#pending = undefined;
+    const chunks = this.#chunks;
+    this.#chunks = false;
     const append = () =>
-      this.#store.append(this.#id, events).then(
+      (chunks
+        ? this.#writeInOrder(events)
+        : this.#store.append(this.#id, events as TaskProgressEvent[])
+      ).then(
         () => undefined,
         (error: unknown) => {
           this.#failure = error;
@@ -48,6 +72,27 @@ export class ProgressLog {
         },
       );
     this.#inflight = this.#inflight === undefined ? append() : this.#inflight.then(append);
+  }
+
+  /** Writes events and chunks in their order: each chunk with the events before it, in one update. */
+  async #writeInOrder(items: readonly Pending[]): Promise<unknown> {
+    let progress: TaskProgressEvent[] = [];
+    let artifacts: TaskArtifactChunk[] = [];
+    for (const item of items) {
+      if (item instanceof PendingChunk) {
+        artifacts.push(item.chunk);
+        continue;
+      }
+      if (artifacts.length > 0) {
+        await this.#store.update(this.#id, { progress, artifacts }, FROM_WORKING);
+        progress = [];
+        artifacts = [];
+      }
+      progress.push(item);
+    }
+    if (artifacts.length > 0)
+      return this.#store.update(this.#id, { progress, artifacts }, FROM_WORKING);
+    return progress.length > 0 ? this.#store.append(this.#id, progress) : undefined;
   }
 
   /** Whether `error` is the one an append failed with (which `add` throws). */
@@ -60,6 +105,8 @@ export class ProgressLog {
    * error; when none was (most runs), returns undefined: there is nothing to wait for.
    */
   settle(): Promise<void> | undefined {
+    // Chunks not written yet are written now: the update that ends the run carries events only.
+    if (this.#chunks) this.#flush();
     this.#settled = true;
     return this.#inflight?.then(() => {
       if (this.#hasFailed) throw this.#failure;
@@ -70,6 +117,6 @@ export class ProgressLog {
   takePending(): TaskProgressEvent[] | undefined {
     const events = this.#pending;
     this.#pending = undefined;
-    return events;
+    return events as TaskProgressEvent[] | undefined;
   }
 }

@@ -1,19 +1,23 @@
-import type { Agent } from '../agent.ts';
-import type { AgentEvent } from '../agent-event.ts';
+import type { Agent, AgentInput, AgentRunOptions } from '../agent.ts';
+import type { AgentEvent, ArtifactUpdateEvent, InputRequiredEvent } from '../agent-event.ts';
 import {
   checkedOutput,
   endedWithoutResult,
   type TerminalEvent,
   terminalEventOf,
 } from '../agent-output.ts';
+import type { ConversationStore } from '../conversations/conversation-store.ts';
 import { AgentFailureError } from '../errors/agent-failure-error.ts';
 import { toAgentFailure } from '../errors/to-agent-failure.ts';
 import { toAgentPortError } from '../errors/to-agentport-error.ts';
+import { randomUuid } from '../internal/random-uuid.ts';
+import { agentMessage, type Message, userMessage } from '../message.ts';
+import { progressEventFault } from '../progress-event-fault.ts';
 import { ProgressLog } from './progress-log.ts';
 import type { RunSlots } from './run-slots.ts';
-import { hasOwnKeys } from './task.ts';
+import { hasOwnKeys, type Task } from './task.ts';
 import { type TaskProgressEvent, taskProgressFault } from './task-event.ts';
-import type { TaskStore } from './task-store.ts';
+import type { TaskPatch, TaskStore } from './task-store.ts';
 import {
   endPatch,
   FROM_SUBMITTED,
@@ -23,47 +27,191 @@ import {
   START,
 } from './task-writes.ts';
 
+/** What every run of one runner shares. */
+export interface RunShared {
+  readonly agent: Agent;
+  readonly store: TaskStore;
+  readonly conversations: ConversationStore;
+  /** How many earlier messages a run is handed at most. */
+  readonly maxHistory: number;
+  /** The tasks queued to run again after an answer (they are `working` already). */
+  readonly resuming: Set<string>;
+}
+
 /**
  * Checks a progress event before it goes to the log: a hand-written agent's events are not
  * checked on their way (a `defineAgent` run's are), and the log keeps only what every reader can
  * read, so one it could not (a `text-delta` without a string delta, say) fails the run as the
  * agent's doing, as a `defineAgent` run fails.
  */
-function checkedProgress(event: AgentEvent, agentName: string): TaskProgressEvent {
-  const fault = taskProgressFault(event);
-  if (fault === undefined) return event as TaskProgressEvent;
-  throw new AgentFailureError({
-    agentName,
-    cause: new TypeError(`Agent '${agentName}' yielded ${fault}`),
+function faultOf(event: AgentEvent): string | undefined {
+  return event.type === 'artifact-update' ? progressEventFault(event) : taskProgressFault(event);
+}
+
+function addProgress(progress: ProgressLog, event: AgentEvent, agentName: string): void {
+  const fault = faultOf(event);
+  if (fault !== undefined) {
+    throw new AgentFailureError({
+      agentName,
+      cause: new TypeError(`Agent '${agentName}' yielded ${fault}`),
+    });
+  }
+  if (event.type !== 'artifact-update') {
+    progress.add(event as TaskProgressEvent);
+    return;
+  }
+  const { artifactId, name, parts, append, lastChunk } = event as ArtifactUpdateEvent;
+  progress.addChunk({
+    artifactId,
+    parts,
+    ...(name === undefined ? {} : { name }),
+    ...(append === undefined ? {} : { append }),
+    ...(lastChunk === undefined ? {} : { lastChunk }),
   });
 }
 
+/** The message a run answers: the task's newest one (the caller's, or its answer), else its input. */
+function newMessageOf(task: Task): AgentInput {
+  const { messages } = task;
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index] as Message;
+    if (message.role === 'user') return message;
+  }
+  return task.input;
+}
+
+/** The options of a task's run: its signal and metadata, its conversation, and what it resumes. */
+async function runOptionsOf(
+  shared: RunShared,
+  task: Task,
+  signal: AbortSignal,
+  resumed: boolean,
+): Promise<AgentRunOptions> {
+  const options: AgentRunOptions = { signal, contextId: task.contextId, taskId: task.id };
+  // The agent gets its own copy of the metadata; without any, the run makes one if asked.
+  if (hasOwnKeys(task.metadata)) options.metadata = { ...task.metadata };
+  // A task that started its own conversation (named by its id) has no earlier messages.
+  if (resumed || task.contextId !== task.id) {
+    const conversation = await shared.conversations.get(task.contextId, {
+      limit: shared.maxHistory,
+    });
+    if (conversation !== undefined && conversation.agentName === shared.agent.name) {
+      options.history = conversation.messages;
+    }
+  }
+  if (resumed && task.inputRequest?.state !== undefined) {
+    options.resumeState = task.inputRequest.state;
+  }
+  return options;
+}
+
+/** The change that pauses a run for its caller, and the question as the agent's message. */
+function pausePatch(
+  end: InputRequiredEvent,
+  progress: TaskProgressEvent[] | undefined,
+): { patch: TaskPatch; question: Message } {
+  const question: Message = { messageId: randomUuid(), role: 'agent', parts: end.question };
+  const inputRequest = {
+    ...(end.schema === undefined ? {} : { schema: end.schema }),
+    ...(end.state === undefined ? {} : { state: end.state }),
+  };
+  const patch: TaskPatch = {
+    status: 'input-required',
+    statusMessage: question,
+    messages: [question],
+    inputRequest,
+  };
+  if (progress !== undefined) patch.progress = progress;
+  return { patch, question };
+}
+
 /**
- * Runs one task of `agent` to its end in `store`: working, then completed or failed, its progress
- * events appended to the task's log as they come (the text deltas growing its output); a canceled
- * task is left as the cancel wrote it. Never rejects; frees its slot once over.
+ * Records a run's turn in its conversation before the task says it ended (so a follow-up sent as
+ * soon as the caller sees the end finds it): the message it answered and the agent's answer, or
+ * its question (then the task waits for input there). A context another agent took meanwhile
+ * keeps its own messages.
+ */
+async function recordTurn(
+  shared: RunShared,
+  task: Task,
+  input: AgentInput,
+  reply: Message,
+  waiting: boolean,
+  resumed: boolean,
+): Promise<void> {
+  const message = typeof input === 'string' ? userMessage(input) : input;
+  const change = {
+    agentName: shared.agent.name,
+    messages: [message, reply],
+    ...(waiting ? { waitingTaskId: task.id } : resumed ? { waitingTaskId: null } : {}),
+  };
+  await shared.conversations.append(task.contextId, change).catch((error: unknown) => {
+    if (toAgentPortError(error).code !== 'context_not_found') throw error;
+  });
+}
+
+/** Starts a task's run: `working` from `submitted`, or as it is when it resumes after an answer. */
+async function startTask(shared: RunShared, id: string, resumed: boolean): Promise<Task> {
+  if (!resumed) return shared.store.update(id, START, FROM_SUBMITTED);
+  const task = await shared.store.get(id);
+  if (task === undefined || task.status !== 'working')
+    throw new AgentFailureError({
+      agentName: shared.agent.name,
+      message: `Task '${id}' is no longer waiting to resume`,
+    });
+  return task;
+}
+
+/** Ends a run that returned: its turn recorded, then the task completed or paused. */
+async function endTask(
+  shared: RunShared,
+  task: Task,
+  input: AgentInput,
+  end: TerminalEvent,
+  progress: ProgressLog,
+  resumed: boolean,
+): Promise<void> {
+  const { store, agent } = shared;
+  if (end.type === 'done') checkedOutput(end.output, agent.name);
+  const writing = progress.settle();
+  if (writing !== undefined) await writing;
+  if (end.type === 'input-required') {
+    const { patch, question } = pausePatch(end, progress.takePending());
+    await recordTurn(shared, task, input, question, true, resumed);
+    await store.update(task.id, patch, FROM_WORKING);
+    return;
+  }
+  if (end.type === 'done')
+    await recordTurn(shared, task, input, agentMessage(end.output), false, resumed);
+  await store.update(task.id, endPatch(end, progress.takePending()), FROM_WORKING);
+}
+
+/**
+ * Runs one task of the runner's agent to its end in its store: working, then completed, failed or
+ * paused (`input-required`), its progress events appended to the task's log as they come (the
+ * text deltas growing its output, artifact chunks its artifacts); a canceled task is left as the
+ * cancel wrote it. The run gets the task's newest message, the conversation's earlier messages
+ * and, when it answers a pause, the state the pause left. Never rejects; frees its slot once over.
  */
 export async function runTask(
-  agent: Agent,
-  store: TaskStore,
+  shared: RunShared,
   id: string,
   controller: AbortController,
   slots: RunSlots,
 ): Promise<void> {
+  const { agent, store } = shared;
   const { signal } = controller;
   const progress = new ProgressLog(store, id);
+  const resumed = shared.resuming.delete(id);
   try {
-    const task = await store.update(id, START, FROM_SUBMITTED);
+    const task = await startTask(shared, id, resumed);
+    const input = newMessageOf(task);
+    const options = await runOptionsOf(shared, task, signal, resumed);
     let end: TerminalEvent | undefined;
     try {
-      // The agent gets its own copy of the metadata; without any, the run makes one if asked.
-      const events = agent.stream(
-        task.input,
-        hasOwnKeys(task.metadata) ? { signal, metadata: { ...task.metadata } } : { signal },
-      );
       end = await terminalEventOf(
-        events,
-        (event) => progress.add(checkedProgress(event, agent.name)),
+        agent.stream(input, options),
+        (event) => addProgress(progress, event, agent.name),
         signal,
       );
     } catch (error) {
@@ -74,10 +222,7 @@ export async function runTask(
     // Canceled: the task says so already.
     if (signal.aborted) return;
     if (end === undefined) throw endedWithoutResult(agent.name);
-    if (end.type === 'done') checkedOutput(end.output, agent.name);
-    const writing = progress.settle();
-    if (writing !== undefined) await writing;
-    await store.update(id, endPatch(end, progress.takePending()), FROM_WORKING);
+    await endTask(shared, task, input, end, progress, resumed);
   } catch (error) {
     if (signal.aborted || isConflict(error)) return;
     const { code, message } = toAgentPortError(error);

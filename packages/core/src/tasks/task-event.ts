@@ -1,7 +1,8 @@
+import type { ArtifactUpdateEvent } from '../agent-event.ts';
 import type { AgentProgressEvent } from '../define-agent.ts';
 import type { Message, Part } from '../message.ts';
 import { progressEventFault } from '../progress-event-fault.ts';
-import type { TaskError } from './task.ts';
+import type { TaskError, TaskInputRequest } from './task.ts';
 import { isTerminalStatus, type TaskStatus } from './task-lifecycle.ts';
 
 /**
@@ -20,6 +21,8 @@ export interface TaskStatusUpdateEvent {
   readonly output?: string;
   /** The error this change set (when failed). */
   readonly error?: TaskError;
+  /** What the task pauses for, set with this move to `input-required` or `auth-required`. */
+  readonly inputRequest?: TaskInputRequest;
 }
 
 /** A message was added to the task's history. */
@@ -43,10 +46,11 @@ export interface TaskArtifactUpdateEvent {
 
 /**
  * The agent's progress as it emitted it (`text-delta`, `tool-call`, `tool-result`, `handoff`, or
- * another type a run passed on): appended to the log as it is. A `text-delta` also grows the
+ * another type a run passed on): appended to the log as it is. (Its `artifact-update` events
+ * become the store's, applied to the task's artifacts.) A `text-delta` also grows the
  * task's `output` (the text view), in the same step.
  */
-export type TaskProgressEvent = AgentProgressEvent;
+export type TaskProgressEvent = Exclude<AgentProgressEvent, ArtifactUpdateEvent>;
 
 /** One change to a task, as its log records it, discriminated by `type`. */
 export type TaskEvent =

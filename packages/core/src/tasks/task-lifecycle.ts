@@ -52,6 +52,14 @@ export function isInterruptedStatus(status: TaskStatus): boolean {
   return status === 'input-required' || status === 'auth-required';
 }
 
+/**
+ * Whether a task in this status needs nothing of its runner for now: it is finished, or paused for
+ * its caller. Waits and follows end there.
+ */
+export function isSettledStatus(status: TaskStatus): boolean {
+  return isTerminalStatus(status) || isInterruptedStatus(status);
+}
+
 /** Whether the lifecycle allows moving from one status to another (staying is not a move). */
 export function canTransition(from: TaskStatus, to: TaskStatus): boolean {
   return NEXT[from].includes(to);

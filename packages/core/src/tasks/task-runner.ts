@@ -1,17 +1,28 @@
-import type { Agent } from '../agent.ts';
+import type { Agent, AgentInput } from '../agent.ts';
+import type { ConversationStore } from '../conversations/conversation-store.ts';
+import { createMemoryConversationStore } from '../conversations/memory-conversation-store.ts';
+import { ContextNotFoundError } from '../errors/context-not-found-error.ts';
 import { InvalidInputError } from '../errors/invalid-input-error.ts';
 import { TaskNotFoundError } from '../errors/task-not-found-error.ts';
+import { TaskNotWaitingError } from '../errors/task-not-waiting-error.ts';
 import { randomUuid } from '../internal/random-uuid.ts';
-import type { Message } from '../message.ts';
+import { type Message, messageFault, textOf, userMessage } from '../message.ts';
 import { type EventSource, followEvents, type TaskFollowOptions } from './follow-events.ts';
 import { createMemoryTaskStore } from './memory-task-store.ts';
 import { RunSlots } from './run-slots.ts';
-import { runTask } from './run-task.ts';
+import { type RunShared, runTask } from './run-task.ts';
 import type { Task } from './task.ts';
 import type { TaskEvent, TaskLogEntry } from './task-event.ts';
-import type { TaskEventsOptions, TaskListOptions, TaskPage, TaskStore } from './task-store.ts';
+import { isInterruptedStatus } from './task-lifecycle.ts';
+import type {
+  TaskEventsOptions,
+  TaskListOptions,
+  TaskPage,
+  TaskStore,
+  TaskUpdateOptions,
+} from './task-store.ts';
 import { TaskWatchers } from './task-watchers.ts';
-import { cancelTask, cancelUnfinished } from './task-writes.ts';
+import { cancelTask, cancelUnfinished, isConflict } from './task-writes.ts';
 import { untilTerminal, waitForTask } from './until-terminal.ts';
 import { type Watcher, watchTask } from './watch-task.ts';
 
@@ -23,6 +34,13 @@ export interface TaskRunnerOptions {
   store?: TaskStore;
   /** How many tasks run at once; the rest wait in `submitted` (default 16). */
   maxConcurrency?: number;
+  /**
+   * Where conversations live: each finished turn is appended, each run reads the earlier messages
+   * of its `contextId`; defaults to a new in-memory store. Several runners may share one.
+   */
+  conversations?: ConversationStore;
+  /** How many earlier messages of its conversation a run is handed at most, the newest (default 100). */
+  maxHistory?: number;
 }
 
 /** Options of {@link TaskRunner.wait} and {@link TaskRunner.watch}. */
@@ -40,7 +58,11 @@ export interface TaskSubmitOptions {
    */
   id?: string;
   metadata?: Record<string, unknown>;
-  /** The conversation it joins; without one, the store starts a new one. */
+  /**
+   * The conversation it joins; without one, the store starts a new one. When a task of that
+   * conversation waits for input, the message answers it instead (see `resume`); a conversation
+   * of another agent is refused with ContextNotFoundError.
+   */
   contextId?: string;
   /** Its history to begin with (the caller's message, as a surface received it). */
   messages?: readonly Message[];
@@ -50,15 +72,29 @@ export interface TaskSubmitOptions {
 export interface TaskRunner {
   readonly agent: Agent;
   readonly store: TaskStore;
-  /** Creates a task in `submitted` and schedules it; resolves with the created task. */
-  submit(input: string, options?: TaskSubmitOptions): Promise<Task>;
+  readonly conversations: ConversationStore;
+  /**
+   * Creates a task in `submitted` and schedules it; resolves with the created task. A message
+   * (rather than its text) is the task's first history entry. When `contextId` names a
+   * conversation whose task waits for input, the message answers that task (`resume`).
+   */
+  submit(input: AgentInput, options?: TaskSubmitOptions): Promise<Task>;
   /**
    * Submits a task and waits for it, as `submit` then `wait` would, but watching it from its
    * creation (no change can slip by, nothing is read back): resolves with the task once terminal,
    * or as it is when `timeoutMs` runs out or the runner closes. When `signal` aborts first, the
    * task is canceled (nobody else knows its id) and the call resolves with it.
    */
-  submitAndWait(input: string, options?: TaskWaitOptions & TaskSubmitOptions): Promise<Task>;
+  submitAndWait(input: AgentInput, options?: TaskWaitOptions & TaskSubmitOptions): Promise<Task>;
+  /**
+   * Sends the caller's next message to a task waiting for input (`input-required` or
+   * `auth-required`): the message joins its history and the task runs again (`working`), its
+   * agent handed the conversation so far and the state its pause left. TaskNotFoundError;
+   * TaskNotWaitingError (409) when the task is not waiting (finished, or running).
+   */
+  resume(id: string, input: AgentInput): Promise<Task>;
+  /** `resume`, then waits for the task as `submitAndWait` does (a signal that aborts cancels it). */
+  resumeAndWait(id: string, input: AgentInput, options?: TaskWaitOptions): Promise<Task>;
   /** The task, or a TaskNotFoundError (also for a task of another agent in a shared store). */
   get(id: string): Promise<Task>;
   /** This agent's tasks, newest first. */
@@ -102,16 +138,51 @@ export interface TaskRunner {
 function createTask(
   store: TaskStore,
   agentName: string,
-  input: string,
+  input: AgentInput,
   options: TaskSubmitOptions,
 ): Promise<Task> {
-  if (typeof input !== 'string' || input.length === 0) {
+  const { id = randomUuid(), metadata = {}, contextId } = options;
+  if (typeof input === 'string') {
+    if (input.length === 0) return emptyInput();
+    const { messages } = options;
+    return store.create({ id, agentName, input, metadata, contextId, messages });
+  }
+  const fault = messageFault(input);
+  if (fault !== undefined || input.role !== 'user') {
     return Promise.reject(
-      new InvalidInputError('input must be a non-empty string', { field: 'input' }),
+      new InvalidInputError(`input must be a user message, not ${fault ?? 'an agent message'}`, {
+        field: 'input',
+      }),
     );
   }
-  const { id = randomUuid(), metadata = {}, contextId, messages } = options;
-  return store.create({ id, agentName, input, metadata, contextId, messages });
+  const text = textOf(input.parts);
+  const messages = [...(options.messages ?? []), input];
+  return store.create({ id, agentName, input: text, metadata, contextId, messages });
+}
+
+function emptyInput(): Promise<never> {
+  return Promise.reject(
+    new InvalidInputError('input must be a non-empty string', { field: 'input' }),
+  );
+}
+
+/** The caller's message, from its text or as given. */
+function messageOf(input: AgentInput): Message {
+  if (typeof input !== 'string') {
+    const fault = messageFault(input);
+    if (fault !== undefined || input.role !== 'user') {
+      throw new InvalidInputError(
+        `input must be a user message, not ${fault ?? 'an agent message'}`,
+        {
+          field: 'input',
+        },
+      );
+    }
+    return input;
+  }
+  if (input.length === 0)
+    throw new InvalidInputError('input must be a non-empty string', { field: 'input' });
+  return userMessage(input);
 }
 
 /** No events: what a watcher told of a change without them is given. */
@@ -153,9 +224,17 @@ function runnerSource(
 export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
   const { agent } = options;
   const store = options.store ?? createMemoryTaskStore();
+  const conversations = options.conversations ?? createMemoryConversationStore();
+  const shared: RunShared = {
+    agent,
+    store,
+    conversations,
+    maxHistory: options.maxHistory ?? DEFAULT_MAX_HISTORY,
+    resuming: new Set(),
+  };
   const watchers = new TaskWatchers();
   const slots = new RunSlots(options.maxConcurrency ?? 16, (id, controller, running) =>
-    runTask(agent, store, id, controller, running),
+    runTask(shared, id, controller, running),
   );
   const unsubscribe = store.subscribe((task, events) => {
     if (task.agentName !== agent.name) return;
@@ -170,14 +249,23 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     return task;
   }
   const cancel = (id: string): Promise<Task> => cancelTask(store, get, id);
+  const resume = (id: string, input: AgentInput): Promise<Task> =>
+    resumeTask(shared, get, slots, id, input);
+  /** The task a message with this context answers, when one of it waits for input. */
+  const waitingIn = (contextId: string | undefined): Promise<string | undefined> | undefined =>
+    contextId === undefined ? undefined : waitingTaskOf(shared, contextId);
 
   return {
     agent,
     store,
+    conversations,
     get,
     cancel,
+    resume,
 
     async submit(input, submitOptions = {}) {
+      const waiting = await waitingIn(submitOptions.contextId);
+      if (waiting !== undefined) return resume(waiting, input);
       const task = await createTask(store, agent.name, input, submitOptions);
       slots.start(task.id);
       return task;
@@ -189,19 +277,21 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
 
     async submitAndWait(input, waitOptions = {}) {
       waitOptions.signal?.throwIfAborted();
+      const waiting = await waitingIn(waitOptions.contextId);
+      if (waiting !== undefined) return this.resumeAndWait(waiting, input, waitOptions);
       const task = await createTask(store, agent.name, input, waitOptions);
       // Watched before it can start: every change is seen, nothing needs reading back.
-      const waiting = untilTerminal(task.id, waitOptions, get, watchers);
-      slots.start(task.id);
-      try {
-        return await waiting.task;
-      } catch (error) {
-        if (waitOptions.signal?.aborted !== true) throw error;
-        // Nobody else knows the task's id: giving up on it cancels it.
-        return cancel(task.id).catch(() => get(task.id));
-      } finally {
-        waiting.stop();
-      }
+      return settleOf(task.id, waitOptions, get, watchers, cancel, () => slots.start(task.id));
+    },
+
+    async resumeAndWait(id, input, waitOptions = {}) {
+      waitOptions.signal?.throwIfAborted();
+      // Watched from the resume on (before it the task is paused: a wait would end at once).
+      const resumed = await resumeTask(shared, get, undefined, id, input);
+      return settleOf(resumed.id, waitOptions, get, watchers, cancel, () => {
+        shared.resuming.add(id);
+        slots.start(id);
+      });
     },
 
     wait(id, waitOptions = {}) {
@@ -223,6 +313,81 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
 
     close: () => closeRunner(store, slots, watchers, unsubscribe),
   };
+}
+
+/**
+ * Waits for a task the caller alone knows of, from before `start` lets it run: resolves once it
+ * is terminal or paused (or as `untilTerminal` says); when the signal aborts first, the task is
+ * canceled (nobody else knows its id) and the call resolves with it.
+ */
+async function settleOf(
+  id: string,
+  options: TaskWaitOptions,
+  get: (id: string) => Promise<Task>,
+  watchers: TaskWatchers,
+  cancel: (id: string) => Promise<Task>,
+  start: () => void,
+): Promise<Task> {
+  const waiting = untilTerminal(id, options, get, watchers);
+  start();
+  try {
+    return await waiting.task;
+  } catch (error) {
+    if (options.signal?.aborted !== true) throw error;
+    return cancel(id).catch(() => get(id));
+  } finally {
+    waiting.stop();
+  }
+}
+
+/** How many earlier messages a run is handed by default. */
+const DEFAULT_MAX_HISTORY = 100;
+const WAITING: TaskUpdateOptions = Object.freeze({
+  expectedStatus: ['input-required', 'auth-required'] as const,
+});
+
+/**
+ * The task of a conversation that waits for input, if any; ContextNotFoundError when the
+ * conversation is another agent's. The conversation's pointer is a hint, checked on the task.
+ */
+async function waitingTaskOf(shared: RunShared, contextId: string): Promise<string | undefined> {
+  const conversation = await shared.conversations.get(contextId, { limit: 0 });
+  if (conversation === undefined) return undefined;
+  if (conversation.agentName !== shared.agent.name) throw new ContextNotFoundError(contextId);
+  const { waitingTaskId } = conversation;
+  if (waitingTaskId === undefined) return undefined;
+  const task = await shared.store.get(waitingTaskId);
+  const waits =
+    task !== undefined && task.agentName === shared.agent.name && isInterruptedStatus(task.status);
+  return waits ? waitingTaskId : undefined;
+}
+
+/**
+ * Moves a paused task back to `working` with the caller's message in its history, then (with
+ * `slots`) queues its run; TaskNotWaitingError when it is not paused, or another answer won.
+ */
+async function resumeTask(
+  shared: RunShared,
+  get: (id: string) => Promise<Task>,
+  slots: RunSlots | undefined,
+  id: string,
+  input: AgentInput,
+): Promise<Task> {
+  const message = messageOf(input);
+  const task = await get(id);
+  if (!isInterruptedStatus(task.status)) throw new TaskNotWaitingError(id, task.status);
+  let resumed: Task;
+  try {
+    resumed = await shared.store.update(id, { status: 'working', messages: [message] }, WAITING);
+  } catch (error) {
+    if (!isConflict(error)) throw error;
+    throw new TaskNotWaitingError(id, (await get(id)).status);
+  }
+  if (slots !== undefined) {
+    shared.resuming.add(id);
+    slots.start(id);
+  }
+  return resumed;
 }
 
 /** Closes a runner: cancels what it runs or queues, then lets go of the store and its watchers. */

@@ -1,5 +1,5 @@
 import type { Message, Part } from '../message.ts';
-import type { Task, TaskError } from './task.ts';
+import type { Task, TaskError, TaskInputRequest } from './task.ts';
 import type { TaskEvent, TaskLogEntry, TaskProgressEvent } from './task-event.ts';
 import type { TaskStatus } from './task-lifecycle.ts';
 
@@ -42,7 +42,8 @@ export interface TaskArtifactChunk {
 /**
  * A change to a task, applied in one step with the events that describe it, in this order:
  * `progress` (as `append` would), one `message` event per message, one `artifact-update` per
- * chunk, then one `status-update` when `status`, `statusMessage`, `output` or `error` is set.
+ * chunk, then one `status-update` when `status`, `statusMessage`, `output`, `error` or
+ * `inputRequest` is set.
  */
 export interface TaskPatch {
   /** A move (checked against the lifecycle), or the status it is in. */
@@ -55,6 +56,8 @@ export interface TaskPatch {
   /** Replaces the text view (the final answer, say). */
   output?: string;
   error?: TaskError;
+  /** What the task pauses for, with a move to `input-required` or `auth-required`. */
+  inputRequest?: TaskInputRequest;
   /** Messages added to the history. */
   messages?: readonly Message[];
   /** Artifact chunks, applied in order. */

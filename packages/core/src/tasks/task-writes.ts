@@ -24,7 +24,7 @@ const CANCEL: TaskPatch = Object.freeze({ status: 'canceled' });
  * the failure stays: the text deltas made it), with the progress events not appended yet.
  */
 export function endPatch(
-  end: TerminalEvent,
+  end: Exclude<TerminalEvent, { type: 'input-required' }>,
   progress: readonly TaskProgressEvent[] | undefined,
 ): TaskPatch {
   if (end.type === 'done') {

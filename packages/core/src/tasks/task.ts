@@ -1,4 +1,5 @@
 import type { Message, Part } from '../message.ts';
+import type { JsonSchema } from '../tool.ts';
 import type { TaskStatus } from './task-lifecycle.ts';
 
 /** Why a task failed, safe to send to a caller. */
@@ -12,6 +13,15 @@ export interface Artifact {
   readonly artifactId: string;
   readonly name?: string;
   readonly parts: readonly Part[];
+}
+
+/**
+ * What a task paused for: the schema of the answer its agent expects, and the state it wants back
+ * when the answer comes (the agent's own, never shown to callers by the surfaces).
+ */
+export interface TaskInputRequest {
+  readonly schema?: JsonSchema;
+  readonly state?: unknown;
 }
 
 /**
@@ -33,6 +43,11 @@ export interface Task {
   readonly output?: string;
   /** Why it failed, when failed. */
   readonly error?: TaskError;
+  /**
+   * What its last pause asked for (`input-required`): kept while it is paused and while the run
+   * that answers it works, gone once it finishes.
+   */
+  readonly inputRequest?: TaskInputRequest;
   /** Its message history, oldest first (what its creator gave, and messages added since). */
   readonly messages: readonly Message[];
   /** What it produced, in the order each first appeared. */

@@ -1,7 +1,7 @@
 import { LazyAbortListener } from '../internal/lazy-abort-listener.ts';
 import { LazyTimeout } from '../internal/lazy-timeout.ts';
 import type { Task } from './task.ts';
-import { isTerminalStatus } from './task-lifecycle.ts';
+import { isSettledStatus } from './task-lifecycle.ts';
 import type { TaskWaitOptions } from './task-runner.ts';
 import type { TaskWatchers } from './task-watchers.ts';
 import type { Watcher } from './watch-task.ts';
@@ -13,7 +13,8 @@ export interface TerminalWait {
 }
 
 /**
- * Watches a task from now on: `task` resolves once it is terminal, or as it is (read with `get`)
+ * Watches a task from now on: `task` resolves once it is terminal or paused for its caller
+ * (input-required, auth-required), or as it is (read with `get`)
  * when `timeoutMs` runs out or the runner closes, and rejects with the signal's reason when
  * `signal` aborts. `stop` must be called once it is no longer awaited.
  */
@@ -32,7 +33,7 @@ export function untilTerminal(
   const readNow = () => void get(id).then(resolve, reject);
   const watcher: Watcher = (changed) => {
     if (changed === undefined) readNow();
-    else if (isTerminalStatus(changed.status)) resolve(changed);
+    else if (isSettledStatus(changed.status)) resolve(changed);
   };
   watchers.add(id, watcher);
   const timer = timeoutMs === undefined ? undefined : new LazyTimeout(timeoutMs, readNow);
@@ -50,7 +51,7 @@ export function untilTerminal(
 }
 
 /**
- * A task runner's `wait`: resolves with the task once it is terminal, or as it is when
+ * A task runner's `wait`: resolves with the task once it is terminal or paused, or as it is when
  * `timeoutMs` runs out or the runner closes; rejects with the signal's reason when it aborts.
  */
 export async function waitForTask(
@@ -64,7 +65,7 @@ export async function waitForTask(
   const waiting = untilTerminal(id, options, get, watchers);
   try {
     const current = await get(id);
-    if (isTerminalStatus(current.status)) return current;
+    if (isSettledStatus(current.status)) return current;
     return await waiting.task;
   } finally {
     waiting.stop();
