@@ -36,6 +36,7 @@ export {
   readJsonText,
 } from './json-text.ts';
 export { lastEventIdOf, parseLastEventId } from './last-event-id.ts';
+export { agentInputOf, type InputValue, inputSchema, partSchema } from './message-input.ts';
 export { parseQuery } from './parse-query.ts';
 export {
   type IncomingHeaders,
