@@ -70,6 +70,7 @@ export {
 } from './message.ts';
 export { type AgentFailureListener, observeFailures } from './observe-failures.ts';
 export { MAX_HANDOFF_DEPTH } from './run-stream.ts';
+export type { ConverseOptions, TurnResult } from './tasks/converse.ts';
 export { followTaskEvents, type TaskFollowOptions } from './tasks/follow-events.ts';
 export { createMemoryTaskStore, type MemoryTaskStoreOptions } from './tasks/memory-task-store.ts';
 export type { Artifact, Task, TaskError, TaskInputRequest } from './tasks/task.ts';

@@ -208,3 +208,67 @@ describe('a runner carrying conversations', () => {
     await runner.close();
   });
 });
+
+describe('converse', () => {
+  it('completes a turn without a task and records it in a new conversation', async () => {
+    const runner = createTaskRunner({ agent: createAssistantAgent() });
+    const first = await runner.converse('hello');
+    expect(first).toEqual({
+      status: 'completed',
+      output: expect.any(String),
+      contextId: expect.any(String),
+    });
+    expect((await runner.list()).tasks).toHaveLength(0);
+    const recalled = await runner.converse('what did I say?', { contextId: first.contextId });
+    expect(recalled.output).toBe('hello');
+    await runner.close();
+  });
+
+  it('makes a paused turn a task, and continues it by context or by task id', async () => {
+    const runner = createTaskRunner({ agent: createBookingAgent() });
+    const first = await runner.converse('Book');
+    expect(first).toMatchObject({
+      status: 'input-required',
+      output: 'For how many people?',
+      taskId: expect.any(String),
+    });
+    const task = await runner.get(first.taskId as string);
+    expect(task).toMatchObject({ status: 'input-required', contextId: first.contextId });
+    const second = await runner.converse('5', { contextId: first.contextId });
+    expect(second).toMatchObject({
+      status: 'input-required',
+      output: 'What time? (HH:MM)',
+      taskId: first.taskId,
+    });
+    const done = await runner.converse('12:15', { taskId: first.taskId as string });
+    expect(done).toEqual({
+      status: 'completed',
+      output: 'Booked a table for 5 at 12:15.',
+      contextId: first.contextId,
+      taskId: first.taskId,
+    });
+    await expect(
+      runner.converse('again', { taskId: first.taskId as string }),
+    ).rejects.toMatchObject({ code: 'task_not_waiting' });
+    await expect(
+      runner.converse('x', { taskId: first.taskId as string, contextId: 'other' }),
+    ).rejects.toMatchObject({ code: 'task_not_found' });
+    await runner.close();
+  });
+
+  it('rejects with the agent failure, and a canceled turn with canceled', async () => {
+    const agent = defineAgent({
+      name: 'slow',
+      async *run(_input, context) {
+        await new Promise((resolve) => context.signal.addEventListener('abort', resolve));
+        yield { type: 'text-delta', delta: 'late' };
+      },
+    });
+    const runner = createTaskRunner({ agent });
+    const controller = new AbortController();
+    const turn = runner.converse('go', { signal: controller.signal });
+    controller.abort();
+    await expect(turn).rejects.toMatchObject({ code: 'canceled' });
+    await runner.close();
+  });
+});

@@ -7,6 +7,7 @@ import { TaskNotFoundError } from '../errors/task-not-found-error.ts';
 import { TaskNotWaitingError } from '../errors/task-not-waiting-error.ts';
 import { randomUuid } from '../internal/random-uuid.ts';
 import { type Message, messageFault, textOf, userMessage } from '../message.ts';
+import { type ConverseOptions, directTurn, type TurnResult, turnOfTask } from './converse.ts';
 import { type EventSource, followEvents, type TaskFollowOptions } from './follow-events.ts';
 import { createMemoryTaskStore } from './memory-task-store.ts';
 import { RunSlots } from './run-slots.ts';
@@ -95,6 +96,15 @@ export interface TaskRunner {
   resume(id: string, input: AgentInput): Promise<Task>;
   /** `resume`, then waits for the task as `submitAndWait` does (a signal that aborts cancels it). */
   resumeAndWait(id: string, input: AgentInput, options?: TaskWaitOptions): Promise<Task>;
+  /**
+   * One turn of a conversation, for a synchronous surface (an invoke): the message answers the
+   * paused task `taskId` names, or the one its `contextId` has waiting (run as a task, waited
+   * for); else the agent runs without a task (no queue, no `maxConcurrency` slot) and the turn is
+   * recorded in the conversation, unless it pauses: then it becomes a task in `input-required`.
+   * Resolves with the answer or the question; rejects with the run's error (TaskNotFoundError,
+   * TaskNotWaitingError, ContextNotFoundError as `resume` and `submit` do).
+   */
+  converse(input: AgentInput, options?: ConverseOptions): Promise<TurnResult>;
   /** The task, or a TaskNotFoundError (also for a task of another agent in a shared store). */
   get(id: string): Promise<Task>;
   /** This agent's tasks, newest first. */
@@ -292,6 +302,18 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
         shared.resuming.add(id);
         slots.start(id);
       });
+    },
+
+    async converse(input, converseOptions = {}) {
+      const { taskId, contextId, signal } = converseOptions;
+      if (taskId !== undefined && contextId !== undefined) {
+        // A task of another conversation is not this one's to answer.
+        if ((await get(taskId)).contextId !== contextId) throw new TaskNotFoundError(taskId);
+      }
+      const waiting = taskId ?? (await waitingIn(contextId));
+      if (waiting === undefined) return directTurn(shared, input, converseOptions);
+      const task = await this.resumeAndWait(waiting, input, signal === undefined ? {} : { signal });
+      return turnOfTask(task);
     },
 
     wait(id, waitOptions = {}) {

@@ -1,0 +1,119 @@
+import type { AgentInput, AgentRunOptions } from '../agent.ts';
+import {
+  checkedOutput,
+  endedWithoutResult,
+  errorFromEvent,
+  terminalEventOf,
+} from '../agent-output.ts';
+import { CancellationError } from '../errors/cancellation-error.ts';
+import { remoteTaskError } from '../errors/remote-task-error.ts';
+import { randomUuid } from '../internal/random-uuid.ts';
+import { agentMessage, type Message, textOf, userMessage } from '../message.ts';
+import type { RunShared } from './run-task.ts';
+import type { Task } from './task.ts';
+
+/** Options of `TaskRunner.converse`. */
+export interface ConverseOptions {
+  /** The conversation the message belongs to; without one, a new one is started. */
+  contextId?: string;
+  /** The paused task the message answers. */
+  taskId?: string;
+  /** Aborting it stops the run (and cancels a task it resumed). */
+  signal?: AbortSignal;
+  metadata?: Record<string, unknown>;
+}
+
+/** What one turn of a conversation came to: the agent's answer, or its question. */
+export interface TurnResult {
+  /** `completed`, or `input-required` when the agent asks something (then `taskId` waits for the answer). */
+  readonly status: 'completed' | 'input-required';
+  /** The text of the answer, or of the question. */
+  readonly output: string;
+  readonly contextId: string;
+  /** The task the turn ran as, when it ran as one (it paused, or it answered a pause). */
+  readonly taskId?: string;
+  /** The agent's question, when it asks one. */
+  readonly question?: Message;
+}
+
+/** The turn a task's run came to, or the error it ended with. */
+export function turnOfTask(task: Task): TurnResult {
+  const { status, contextId, id: taskId } = task;
+  if (status === 'completed') {
+    return { status, output: task.output ?? '', contextId, taskId };
+  }
+  if (status === 'input-required' || status === 'auth-required') {
+    const question = task.statusMessage;
+    return {
+      status: 'input-required',
+      output: question === undefined ? '' : textOf(question.parts),
+      contextId,
+      taskId,
+      ...(question === undefined ? {} : { question }),
+    };
+  }
+  if (status === 'canceled') throw new CancellationError('The task was canceled');
+  throw remoteTaskError({
+    agentName: task.agentName,
+    code: task.error?.code ?? 'agent_failure',
+    message: task.error?.message,
+  });
+}
+
+/**
+ * Runs one turn that answers no paused task without a task at all (the cheap way: most turns
+ * complete), its turn recorded in the conversation; a run that pauses becomes a task then, in
+ * `input-required` with the message and the question in its history, so the answer can come
+ * later, anywhere.
+ */
+export async function directTurn(
+  shared: RunShared,
+  input: AgentInput,
+  options: ConverseOptions,
+): Promise<TurnResult> {
+  const { agent, store, conversations } = shared;
+  const contextId = options.contextId ?? randomUuid();
+  const runOptions: AgentRunOptions = { contextId };
+  if (options.signal !== undefined) runOptions.signal = options.signal;
+  if (options.metadata !== undefined) runOptions.metadata = options.metadata;
+  if (options.contextId !== undefined) {
+    const conversation = await conversations.get(contextId, { limit: shared.maxHistory });
+    if (conversation !== undefined) runOptions.history = conversation.messages;
+  }
+  const end = await terminalEventOf(agent.stream(input, runOptions), undefined, options.signal);
+  const message = typeof input === 'string' ? userMessage(input) : input;
+  if (end === undefined || end.type === 'error') {
+    throw end === undefined ? endedWithoutResult(agent.name) : errorFromEvent(end, agent.name);
+  }
+  if (end.type === 'done') {
+    const output = checkedOutput(end.output, agent.name);
+    const messages = [message, agentMessage(output)];
+    await conversations.append(contextId, { agentName: agent.name, messages });
+    return { status: 'completed', output, contextId };
+  }
+  const question: Message = { messageId: randomUuid(), role: 'agent', parts: end.question };
+  const created = await store.create({
+    id: randomUuid(),
+    contextId,
+    agentName: agent.name,
+    input: textOf(message.parts),
+    metadata: options.metadata ?? {},
+    messages: [message],
+    status: 'working',
+  });
+  const inputRequest = {
+    ...(end.schema === undefined ? {} : { schema: end.schema }),
+    ...(end.state === undefined ? {} : { state: end.state }),
+  };
+  await conversations.append(contextId, {
+    agentName: agent.name,
+    messages: [message, question],
+    waitingTaskId: created.id,
+  });
+  const paused = await store.update(
+    created.id,
+    { status: 'input-required', statusMessage: question, messages: [question], inputRequest },
+    { expectedStatus: 'working' },
+  );
+  return turnOfTask(paused);
+}
