@@ -272,3 +272,15 @@ describe('converse', () => {
     await runner.close();
   });
 });
+
+describe('waitingIn', () => {
+  it('names the task of a context that waits for input, and nothing once it is answered', async () => {
+    const runner = createTaskRunner({ agent: createBookingAgent() });
+    expect(await runner.waitingIn('unknown')).toBeUndefined();
+    const task = await runner.submitAndWait('Book', { contextId: 'table' });
+    expect(await runner.waitingIn('table')).toBe(task.id);
+    await runner.cancel(task.id);
+    expect(await runner.waitingIn('table')).toBeUndefined();
+    await runner.close();
+  });
+});

@@ -105,6 +105,11 @@ export interface TaskRunner {
    * TaskNotWaitingError, ContextNotFoundError as `resume` and `submit` do).
    */
   converse(input: AgentInput, options?: ConverseOptions): Promise<TurnResult>;
+  /**
+   * The id of the task of a conversation that waits for input (undefined when none does, or the
+   * conversation is unknown); ContextNotFoundError when it is another agent's conversation.
+   */
+  waitingIn(contextId: string): Promise<string | undefined>;
   /** The task, or a TaskNotFoundError (also for a task of another agent in a shared store). */
   get(id: string): Promise<Task>;
   /** This agent's tasks, newest first. */
@@ -272,6 +277,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     get,
     cancel,
     resume,
+    waitingIn: (contextId) => waitingTaskOf(shared, contextId),
 
     async submit(input, submitOptions = {}) {
       const waiting = await waitingIn(submitOptions.contextId);
