@@ -75,6 +75,13 @@ const textInputSchema = z
     message: 'input must be a non-empty string or a list of parts',
   });
 
+/** What documents an input (the parse itself runs in a transform, which JSON Schema cannot show). */
+const documentedInput = z.union([
+  z.string().min(1),
+  z.array(z.discriminatedUnion('kind', [textPartSchema, dataPartSchema, filePartSchema])).min(1),
+]);
+const { $schema: _dialect, ...inputJsonSchema } = z.toJSONSchema(documentedInput, { io: 'input' });
+
 /** An `input` of our JSON surfaces: a non-empty string, or a non-empty list of parts. */
 export const inputSchema = z
   .unknown()
@@ -84,7 +91,12 @@ export const inputSchema = z
       value,
       context,
     ),
-  );
+  )
+  .meta({
+    ...inputJsonSchema,
+    description:
+      'The message: a non-empty string, or a non-empty list of text, data and file parts',
+  });
 
 /** What {@link inputSchema} parses. */
 export type InputValue = z.output<typeof inputSchema>;
