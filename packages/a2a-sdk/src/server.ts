@@ -111,7 +111,13 @@ function createRequestHandler(
     createCoreTaskStore(runner),
     executor,
     options.eventBusManager ?? new ListenerExecutionEventBusManager(),
-    { ...options.requestHandlerOptions, replyWith: options.replyWith ?? 'task', runner },
+    {
+      // A run here ends at a pause (the answer starts another on a new bus): no bus is kept.
+      keepBusAliveStates: [],
+      ...options.requestHandlerOptions,
+      replyWith: options.replyWith ?? 'task',
+      runner,
+    },
   );
 }
 

@@ -6,12 +6,17 @@ import {
   type ExecutionEventBus,
   type RequestContext,
 } from '@a2a-js/sdk/server';
-import type { Agent, TaskRunner } from '@agentport/core';
-import { CancellationError, createTaskRunner, isTerminalStatus } from '@agentport/core';
-import { coreMessageOf } from '../store/task-view.ts';
+import type { Agent, Message as CoreMessage, Task as CoreTask, TaskRunner } from '@agentport/core';
+import {
+  CancellationError,
+  createTaskRunner,
+  isInterruptedStatus,
+  isTerminalStatus,
+  TaskNotWaitingError,
+} from '@agentport/core';
+import { a2aTaskOf, coreMessageOf } from '../store/task-view.ts';
 import { publishTaskLog } from './log-bridge.ts';
 import { canceledTask, type MessageReplyRequest, replyToMessage } from './message-reply.ts';
-import { textOfParts } from './parts.ts';
 import { DEFAULT_MAX_CONCURRENCY, RunSlots } from './run-slots.ts';
 import { TaskPublisher } from './task-publisher.ts';
 import { now } from './timestamp.ts';
@@ -77,6 +82,8 @@ interface ExecutorState {
   readonly slots: RunSlots;
   /** The runs of tasks, by task id. */
   readonly runs: Map<string, Run>;
+  /** The tasks CancelTask named while their run was still submitting them. */
+  readonly cancelRequested: Set<string>;
   /** The runs answering with a message (they have no task id). */
   readonly replies: Set<AbortController>;
   closed: boolean;
@@ -139,32 +146,70 @@ function startRun(state: ExecutorState, taskId: string): { markFinished: () => v
   return { markFinished };
 }
 
+/** Where a request's run follows its task's log: which task, from which event, and how it opens. */
+interface Followed {
+  /** The task's id: the SDK's, or the waiting task of the context the message answers. */
+  readonly taskId: string;
+  /** The sequence number to follow its log from. */
+  readonly after: number;
+  /** Whether it was under way already (its event is published as it is). */
+  readonly resumed: boolean;
+  /** The task as the runner has it, to open the bus with (else the SDK's copy). */
+  readonly task?: Task;
+}
+
 /**
- * Submits a new task to the runner (named by the SDK's ids, holding the caller's message), or
- * finds the task a follow-up names; resolves with the sequence number to follow its log from
- * (for a task that ended meanwhile, its last event: its end), and whether it was under way
- * already. A new run asked for once closed resolves undefined.
+ * A follow-up to a task the runner has: a paused one (`input-required`, `auth-required`) is
+ * resumed with the caller's message (its agent runs again, handed the history and its state);
+ * a running one is followed; one that ended meanwhile is answered with its end (its last event).
+ */
+async function followUp(
+  runner: TaskRunner,
+  existing: CoreTask,
+  message: CoreMessage,
+): Promise<Followed> {
+  const { id } = existing;
+  if (isInterruptedStatus(existing.status)) {
+    try {
+      const resumed = await runner.resume(id, message);
+      return { taskId: id, after: resumed.seq, resumed: true, task: a2aTaskOf(resumed) };
+    } catch (error) {
+      // Another answer won the race: this message joins the run it started.
+      if (!(error instanceof TaskNotWaitingError)) throw error;
+      return followUp(runner, await runner.get(id), message);
+    }
+  }
+  const after = isTerminalStatus(existing.status) ? existing.seq - 1 : existing.seq;
+  return { taskId: id, after, resumed: true };
+}
+
+/**
+ * Submits a new task to the runner (named by the SDK's ids, its input the caller's message with
+ * all its parts), or finds the task a follow-up names (see followUp). A message whose context
+ * has a task waiting for input answers that task instead (the runner's submit resumes it). A new
+ * run asked for once closed resolves undefined.
  */
 async function taskToFollow(
   state: ExecutorState,
   requestContext: RequestContext,
-): Promise<{ after: number; resumed: boolean } | undefined> {
+): Promise<Followed | undefined> {
   const { runner } = state;
   const { taskId, contextId, userMessage } = requestContext;
+  const message = coreMessageOf(userMessage);
   if (requestContext.task !== undefined) {
     const existing = await runner.get(taskId).catch(() => undefined);
-    if (existing !== undefined) {
-      const after = isTerminalStatus(existing.status) ? existing.seq - 1 : existing.seq;
-      return { after, resumed: true };
-    }
+    if (existing !== undefined) return followUp(runner, existing, message);
   }
   if (state.closed) return undefined;
-  const created = await runner.submit(textOfParts(userMessage.parts) || ' ', {
-    id: taskId,
-    contextId,
-    messages: [coreMessageOf(userMessage)],
-  });
-  return { after: created.seq, resumed: requestContext.task !== undefined };
+  // A context named after the task is its own (new) one: no conversation to read for it.
+  const created = await runner.submit(
+    message,
+    contextId === taskId ? { id: taskId } : { id: taskId, contextId },
+  );
+  if (created.id !== taskId) {
+    return { taskId: created.id, after: created.seq, resumed: true, task: a2aTaskOf(created) };
+  }
+  return { taskId, after: created.seq, resumed: requestContext.task !== undefined };
 }
 
 /**
@@ -185,19 +230,26 @@ async function executeInTurn(
     return;
   }
   const { markFinished } = startRun(state, taskId);
-  const publisher = new TaskPublisher(eventBus, taskId, contextId);
-  const task = requestContext.task ?? newTask(requestContext);
   try {
     const follow = await taskToFollow(state, requestContext);
+    const task = requestContext.task ?? newTask(requestContext);
     if (follow === undefined) {
       // Closed before it could start: it says so and ends.
+      const publisher = new TaskPublisher(eventBus, taskId, contextId);
       publisher.wait(task);
       publisher.canceled();
       return;
     }
-    await publishTaskLog(state.runner, task, follow.after, publisher, { resumed: follow.resumed });
+    // A CancelTask that came while the task was being submitted is carried out now.
+    if (state.cancelRequested.delete(taskId)) cancelQuietly(state.runner, follow.taskId);
+    const opened = follow.task ?? task;
+    const publisher = new TaskPublisher(eventBus, follow.taskId, opened.contextId);
+    await publishTaskLog(state.runner, opened, follow.after, publisher, {
+      resumed: follow.resumed,
+    });
   } finally {
     state.runs.delete(taskId);
+    state.cancelRequested.delete(taskId);
     markFinished();
   }
 }
@@ -205,7 +257,11 @@ async function executeInTurn(
 /** Cancels the run of `taskId`, or, with none here (it is ending), publishes its final event. */
 function cancelTaskRun(state: ExecutorState, taskId: string, eventBus: ExecutionEventBus): void {
   cancelQuietly(state.runner, taskId);
-  if (state.runs.has(taskId)) return;
+  if (state.runs.has(taskId)) {
+    // Its run may still be submitting it: the cancel is repeated once the runner has it.
+    state.cancelRequested.add(taskId);
+    return;
+  }
   // Nothing runs here for this task (it is ending): the SDK waits for a final event.
   eventBus.publish(
     AgentEvent.statusUpdate({
@@ -248,6 +304,7 @@ export function createAgentExecutor(options: AgentExecutorOptions): ClosableAgen
     ownsRunner: options.runner === undefined,
     slots,
     runs: new Map(),
+    cancelRequested: new Set(),
     replies: new Set(),
     closed: false,
   };

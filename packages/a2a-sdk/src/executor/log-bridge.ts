@@ -104,8 +104,10 @@ class LogPublisher {
     } else if (event.status === 'failed' && event.error !== undefined) {
       publisher.status(TaskState.TASK_STATE_FAILED, errorParts(event.error));
     } else {
-      const parts = event.message === undefined ? undefined : a2aPartsOf(event.message.parts);
-      publisher.status(a2aStateOf(event.status), parts);
+      // A pause: its question is the status message, by the id the task's history has it under.
+      const { message } = event;
+      const parts = message === undefined ? undefined : a2aPartsOf(message.parts);
+      publisher.status(a2aStateOf(event.status), parts, message?.messageId);
     }
   }
 

@@ -121,9 +121,10 @@ export class TaskPublisher {
     if (resumed) this.#publishStatus(TaskState.TASK_STATE_WORKING, undefined);
   }
 
-  status(state: TaskState, parts?: Part[]): void {
+  /** Publishes a status update; `messageId` names its status message (a question's, say). */
+  status(state: TaskState, parts?: Part[], messageId?: string): void {
     this.flush();
-    this.#publishStatus(state, parts);
+    this.#publishStatus(state, parts, messageId);
   }
 
   /**
@@ -137,9 +138,12 @@ export class TaskPublisher {
     this.status(TaskState.TASK_STATE_CANCELED, [textPart('The task was canceled')]);
   }
 
-  #publishStatus(state: TaskState, parts: Part[] | undefined): void {
-    const message: Message | undefined =
-      parts === undefined ? undefined : agentMessage(this.#taskId, this.#contextId, parts);
+  #publishStatus(state: TaskState, parts: Part[] | undefined, messageId?: string): void {
+    let message: Message | undefined;
+    if (parts !== undefined) {
+      message = agentMessage(this.#taskId, this.#contextId, parts);
+      if (messageId !== undefined) message.messageId = messageId;
+    }
     this.#bus.publish(
       AgentEvent.statusUpdate({
         taskId: this.#taskId,

@@ -282,7 +282,8 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     const message = params.message as Message;
     checkNewMessage(this.#card, this.#validateInputModes, message, context);
     const taskId = randomUuid();
-    const contextId = message.contextId || randomUuid();
+    // A task that starts a conversation names it, as core's tasks do (and no store is read).
+    const contextId = message.contextId || taskId;
     const userMessage: Message = { ...message, contextId, taskId };
     // The SDK's RequestContext deep-copies the request; the executor only reads it.
     const requestContext: RequestContext = {

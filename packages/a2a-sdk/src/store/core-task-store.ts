@@ -5,6 +5,7 @@ import type { TaskStore } from '@a2a-js/sdk/server';
 import {
   type Task as CoreTask,
   InvalidInputError,
+  isInterruptedStatus,
   TaskConflictError,
   type TaskListOptions,
   TaskNotFoundError,
@@ -65,11 +66,12 @@ async function storeEnded(runner: TaskRunner, task: Task): Promise<void> {
 /**
  * Adds to a stored task the caller's messages the SDK's copy has and it has not (a follow-up
  * message the SDK's handler put in the history): everything else the runner wrote already. A
- * task that ended meanwhile keeps its history as it ended.
+ * task that ended meanwhile keeps its history as it ended; a paused one gets its answer from the
+ * executor, through the runner's resume (which adds it).
  */
 async function addFollowUps(runner: TaskRunner, stored: CoreTask, task: Task): Promise<void> {
   const history = task.history ?? [];
-  if (history.length <= stored.messages.length) return;
+  if (history.length <= stored.messages.length || isInterruptedStatus(stored.status)) return;
   const known = new Set(stored.messages.map(({ messageId }) => messageId));
   const messages = history
     .filter((message) => message.role === Role.ROLE_USER && !known.has(message.messageId))
