@@ -1,9 +1,8 @@
 import {
   CancellationError,
   InvalidInputError,
-  isTerminalStatus,
-  type Task,
-  type TaskPage,
+  isSettledStatus,
+  type Part,
   type TaskStatus,
 } from '@agentport/core';
 import { type AgentCard, agentCardSchema } from '../wire/agent-card.ts';
@@ -13,6 +12,7 @@ import {
   taskPageSchema,
   taskResponseSchema,
 } from '../wire/task-schemas.ts';
+import type { A2ATask, A2ATaskPage } from '../wire/wire-task.ts';
 import { callJson, type HttpTransport, normalizeBaseUrl } from './http-transport.ts';
 import { fetchRequest, nodeHttpRequest } from './node-http-request.ts';
 import { watchTask } from './watch-task.ts';
@@ -35,15 +35,18 @@ export interface A2AHttpRequestOptions {
   signal?: AbortSignal;
 }
 
-/** Options of {@link A2AHttpClient.getTask} and {@link A2AHttpClient.createTask}. */
+/** Options of {@link A2AHttpClient.getTask}, {@link A2AHttpClient.createTask} and {@link A2AHttpClient.sendMessage}. */
 export interface GetTaskOptions extends A2AHttpRequestOptions {
-  /** Long-poll: let the server hold the answer until the task is terminal, up to this long (max 60). */
+  /**
+   * Long-poll: let the server hold the answer until the task is terminal or paused for input, up
+   * to this long (at most 25 s, `MAX_WAIT_SECONDS`).
+   */
   waitSeconds?: number;
 }
 
 /** Options of {@link A2AHttpClient.waitForTask}. */
 export interface WaitForTaskOptions extends A2AHttpRequestOptions {
-  /** Give up after this long and resolve with the task as it is (default: wait until terminal). */
+  /** Give up after this long and resolve with the task as it is (default: wait until terminal or paused). */
   timeoutMs?: number;
 }
 
@@ -71,20 +74,31 @@ export interface A2AHttpClient {
   /** Fetches and validates the Agent Card. */
   getCard(options?: A2AHttpRequestOptions): Promise<AgentCard>;
   /**
-   * Creates a task; resolves with it as created (usually `submitted`), or, with `waitSeconds`,
-   * once it is terminal or the wait runs out. Aborting a waiting create cancels the task.
+   * Creates a task (`input` a string or a list of parts, `contextId` the conversation it joins:
+   * a task of it waiting for input is continued instead); resolves with it as created (usually
+   * `submitted`), or, with `waitSeconds`, once it is terminal or paused, or the wait runs out.
+   * Aborting a waiting create cancels the task.
    */
-  createTask(request: CreateTaskRequest, options?: GetTaskOptions): Promise<Task>;
+  createTask(request: CreateTaskRequest, options?: GetTaskOptions): Promise<A2ATask>;
+  /**
+   * Sends the next message to a task waiting for input (`input-required`), which runs again;
+   * resolves with it (`working`), or, with `waitSeconds`, once it is terminal or paused again, or
+   * the wait runs out. A RemoteHttpError 409 `task_not_waiting` when it is not waiting.
+   */
+  sendMessage(id: string, input: string | Part[], options?: GetTaskOptions): Promise<A2ATask>;
   /** The task as it is now, or once terminal when `waitSeconds` is given. */
-  getTask(id: string, options?: GetTaskOptions): Promise<Task>;
+  getTask(id: string, options?: GetTaskOptions): Promise<A2ATask>;
   /** Cancels a task; resolves with it canceled (a RemoteHttpError 409 when already finished). */
-  cancelTask(id: string, options?: A2AHttpRequestOptions): Promise<Task>;
-  /** Waits until the task is terminal: long-polls, with backoff against servers that answer early. */
-  waitForTask(id: string, options?: WaitForTaskOptions): Promise<Task>;
+  cancelTask(id: string, options?: A2AHttpRequestOptions): Promise<A2ATask>;
+  /**
+   * Waits until the task is terminal or paused for input: long-polls, with backoff against servers
+   * that answer early.
+   */
+  waitForTask(id: string, options?: WaitForTaskOptions): Promise<A2ATask>;
   /** One page of the remote's tasks, newest first. */
-  listTasks(options?: ListTasksOptions): Promise<TaskPage>;
-  /** The task now and after every change, from the events stream, until terminal. */
-  watchTask(id: string, options?: WatchTaskOptions): AsyncIterable<Task>;
+  listTasks(options?: ListTasksOptions): Promise<A2ATaskPage>;
+  /** The task now and after every change, from the events stream, until terminal or paused. */
+  watchTask(id: string, options?: WatchTaskOptions): AsyncIterable<A2ATask>;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -164,7 +178,7 @@ async function postTask(
   transport: HttpTransport,
   request: CreateTaskRequest,
   options: GetTaskOptions = {},
-): Promise<Task> {
+): Promise<A2ATask> {
   const wait = waitOf(options);
   const { task } = await callJson(
     transport,
@@ -188,7 +202,7 @@ async function requestTask(
   id: string,
   options: GetTaskOptions = {},
   operation = 'getTask',
-): Promise<Task> {
+): Promise<A2ATask> {
   const wait = waitOf(options);
   const { task } = await callJson(
     transport,
@@ -206,12 +220,37 @@ async function requestTask(
   return task;
 }
 
+/** The next message of a paused task (`POST /tasks/{id}/messages`), long-polled when `waitSeconds` is given. */
+async function postMessage(
+  transport: HttpTransport,
+  id: string,
+  input: string | Part[],
+  options: GetTaskOptions = {},
+): Promise<A2ATask> {
+  const wait = waitOf(options);
+  const { task } = await callJson(
+    transport,
+    {
+      operation: 'sendMessage',
+      method: 'POST',
+      path: taskPath(id, '/messages'),
+      query: { wait: wait === undefined ? undefined : String(wait) },
+      body: { input },
+      signal: options.signal,
+      taskId: id,
+      timeoutMs: transport.timeoutMs + (wait ?? 0) * 1000,
+    },
+    taskResponseSchema,
+  );
+  return task;
+}
+
 /** Cancels a task (`POST /tasks/{id}/cancel`). */
 async function postCancel(
   transport: HttpTransport,
   id: string,
   options: A2AHttpRequestOptions = {},
-): Promise<Task> {
+): Promise<A2ATask> {
   const { task } = await callJson(
     transport,
     {
@@ -226,12 +265,15 @@ async function postCancel(
   return task;
 }
 
-/** Chains long-polls until the task is terminal or the deadline passes, backing off from servers that answer early. */
+/**
+ * Chains long-polls until the task is terminal or paused for input, or the deadline passes,
+ * backing off from servers that answer early.
+ */
 async function pollUntilTerminal(
   transport: HttpTransport,
   id: string,
   options: WaitForTaskOptions = {},
-): Promise<Task> {
+): Promise<A2ATask> {
   const { signal, timeoutMs } = options;
   const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
   let backoffMs = FIRST_BACKOFF_MS;
@@ -240,7 +282,7 @@ async function pollUntilTerminal(
     const waitSeconds = Math.max(0, Math.min(LONG_POLL_SECONDS, remainingMs / 1000));
     const started = performance.now();
     const task = await requestTask(transport, id, { signal, waitSeconds }, 'waitForTask');
-    if (isTerminalStatus(task.status) || Date.now() >= deadline) return task;
+    if (isSettledStatus(task.status) || Date.now() >= deadline) return task;
     // A server that ignores `wait` answers at once: poll it with backoff instead.
     if (performance.now() - started < (waitSeconds * 1000) / 2) {
       await pause(Math.min(backoffMs, Math.max(0, deadline - Date.now())), signal, 'waitForTask');
@@ -255,7 +297,7 @@ async function pollUntilTerminal(
 function requestTaskPage(
   transport: HttpTransport,
   options: ListTasksOptions = {},
-): Promise<TaskPage> {
+): Promise<A2ATaskPage> {
   return callJson(
     transport,
     {
@@ -292,6 +334,7 @@ export function createA2AHttpClient(options: A2AHttpClientOptions): A2AHttpClien
     baseUrl: transport.baseUrl,
     getCard: (callOptions) => requestCard(transport, callOptions),
     createTask: (request, createOptions) => postTask(transport, request, createOptions),
+    sendMessage: (id, input, sendOptions) => postMessage(transport, id, input, sendOptions),
     getTask: (id, getOptions) => requestTask(transport, id, getOptions),
     cancelTask: (id, callOptions) => postCancel(transport, id, callOptions),
     waitForTask: (id, waitOptions) => pollUntilTerminal(transport, id, waitOptions),

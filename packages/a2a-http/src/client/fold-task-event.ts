@@ -1,6 +1,7 @@
-import { type Artifact, TASK_STATUSES, type Task } from '@agentport/core';
+import { type Artifact, isInterruptedStatus, TASK_STATUSES } from '@agentport/core';
 import * as z from 'zod';
 import { messageSchema, partSchema, taskErrorSchema } from '../wire/task-schemas.ts';
+import type { A2ATask as Task } from '../wire/wire-task.ts';
 import { parseJsonText } from './http-transport.ts';
 
 const statusUpdateSchema = z.object({
@@ -9,6 +10,7 @@ const statusUpdateSchema = z.object({
   message: messageSchema.optional(),
   output: z.string().optional(),
   error: taskErrorSchema.optional(),
+  inputSchema: z.record(z.string(), z.unknown()).optional(),
 });
 
 const messageEventSchema = z.object({ message: messageSchema });
@@ -37,9 +39,14 @@ function withChunk(
   return artifacts.map((other, at) => (at === index ? (artifact as Artifact) : other));
 }
 
-/** A status update folded into a task: its status and message, and what it set of output and error. */
+/**
+ * A status update folded into a task: its status and message, what it set of output and error,
+ * and the answer's schema of a pause (kept while paused, gone once the task runs again).
+ */
 function withStatus(task: Task, update: z.output<typeof statusUpdateSchema>): Task {
-  const { statusMessage: _cleared, ...rest } = task;
+  const { statusMessage: _cleared, inputSchema, ...rest } = task;
+  const schema =
+    update.inputSchema ?? (isInterruptedStatus(update.status) ? inputSchema : undefined);
   return {
     ...rest,
     status: update.status,
@@ -49,6 +56,7 @@ function withStatus(task: Task, update: z.output<typeof statusUpdateSchema>): Ta
     ...(update.output === undefined ? {} : { output: update.output }),
     ...(update.error === undefined ? {} : { error: update.error }),
     ...(update.timestamp === undefined ? {} : { updatedAt: update.timestamp }),
+    ...(schema === undefined ? {} : { inputSchema: schema }),
   } as Task;
 }
 

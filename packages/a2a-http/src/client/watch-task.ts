@@ -1,10 +1,11 @@
-import { isTerminalStatus, type Task } from '@agentport/core';
+import { isSettledStatus } from '@agentport/core';
 import { ParseError } from 'eventsource-parser';
 import { MalformedResponseError } from '../errors/malformed-response-error.ts';
 import { RemoteHttpError } from '../errors/remote-http-error.ts';
 import { RemoteTimeoutError } from '../errors/remote-timeout-error.ts';
 import { RemoteUnreachableError } from '../errors/remote-unreachable-error.ts';
 import { errorBodySchema, taskResponseSchema } from '../wire/task-schemas.ts';
+import type { A2ATask as Task } from '../wire/wire-task.ts';
 import { foldTaskEvent } from './fold-task-event.ts';
 import {
   errorOf,
@@ -135,7 +136,7 @@ async function* readStream(
         continue;
       }
       yield task;
-      if (isTerminalStatus(task.status)) return;
+      if (isSettledStatus(task.status)) return;
     }
   } finally {
     exchange.release();
@@ -184,7 +185,7 @@ export async function* watchTask(
         task = next;
         resumes = 0;
         yield next;
-        if (isTerminalStatus(next.status)) return;
+        if (isSettledStatus(next.status)) return;
       }
       return;
     } catch (error) {

@@ -5,8 +5,10 @@ import {
   type AgentProgressEvent,
   type AgentRunContext,
   defineAgent,
-  isTerminalStatus,
-  type Task,
+  type InputRequiredEvent,
+  inputRequired,
+  isSettledStatus,
+  type Part,
 } from '@agentport/core';
 import { remoteTaskError } from '@agentport/core/internal';
 import {
@@ -22,6 +24,7 @@ import { RemoteTimeoutError } from '../errors/remote-timeout-error.ts';
 import { RemoteUnreachableError } from '../errors/remote-unreachable-error.ts';
 import type { AgentCard } from '../wire/agent-card.ts';
 import { MAX_WAIT_SECONDS } from '../wire/task-schemas.ts';
+import type { A2ATask as Task } from '../wire/wire-task.ts';
 import { agentNameFromCard } from './agent-name-from-card.ts';
 
 /** Options of {@link createRemoteAgent}. */
@@ -59,9 +62,36 @@ interface Remote {
 /** How long one long-poll request waits before `waitForTask` asks again. */
 const LONG_POLL_SECONDS = MAX_WAIT_SECONDS;
 
-/** The final output of a terminal remote task, or the error it ended with. */
-function settle(task: Task, agentName: string): string {
+/** What a local run that paused on a remote pause keeps, to answer it on the same remote task. */
+interface RemotePause {
+  readonly remoteTaskId: string;
+}
+
+/** The remote task a paused local run's `resumeState` names, if it names one. */
+function pausedRemoteTask(resumeState: unknown): string | undefined {
+  if (typeof resumeState !== 'object' || resumeState === null) return undefined;
+  const { remoteTaskId } = resumeState as Partial<RemotePause>;
+  return typeof remoteTaskId === 'string' && remoteTaskId !== '' ? remoteTaskId : undefined;
+}
+
+/**
+ * The end of a settled remote task: its output when completed; a pause of the local run when
+ * it waits for input (its question, its answer's schema, and the remote task to answer as state);
+ * else the error it ended with.
+ */
+function settle(task: Task, agentName: string): string | InputRequiredEvent {
   if (task.status === 'completed') return task.output ?? '';
+  if (task.status === 'input-required' || task.status === 'auth-required') {
+    const question: readonly Part[] = task.statusMessage?.parts ?? [];
+    const state: RemotePause = { remoteTaskId: task.id };
+    return inputRequired(
+      question.length === 0 ? `The remote task '${task.id}' waits for input` : question,
+      {
+        state,
+        ...(task.inputSchema === undefined ? {} : { schema: task.inputSchema }),
+      },
+    );
+  }
   if (task.status === 'canceled') {
     // Canceled over there, not by this run's caller (whose abort ends the run as canceled
     // before this): the remote failed to answer, as the a2a-sdk remote agent reports it.
@@ -130,7 +160,16 @@ async function* followEvents(
   return { last, streamed };
 }
 
-/** Creates the remote task; in long-poll mode the same request waits for it to finish. */
+/** The message a run sends: its text when that is all it is, else its parts (files, data). */
+function inputOf(input: string, context: AgentRunContext): string | Part[] {
+  const { parts } = context.message;
+  return parts.length === 1 && parts[0]?.kind === 'text' ? input : [...parts];
+}
+
+/**
+ * Creates the remote task, or, for a run answering a remote pause, sends the message to that
+ * task; in long-poll mode the same request waits for it to settle.
+ */
 function createRemoteTask(
   client: A2AHttpClient,
   mode: WaitMode,
@@ -138,7 +177,18 @@ function createRemoteTask(
   context: AgentRunContext,
 ): Promise<Task> {
   const { signal, metadata } = context;
-  const request = { input, ...(Object.keys(metadata).length === 0 ? {} : { metadata }) };
+  const message = inputOf(input, context);
+  const paused = pausedRemoteTask(context.resumeState);
+  if (paused !== undefined) {
+    // Never abandoned in flight either: the remote task would be left running.
+    return mode === 'long-poll'
+      ? client.sendMessage(paused, message, { signal, waitSeconds: LONG_POLL_SECONDS })
+      : client.sendMessage(paused, message);
+  }
+  const request = {
+    input: message,
+    ...(Object.keys(metadata).length === 0 ? {} : { metadata }),
+  };
   // A waiting create is aborted with the caller: the server then cancels the task it made. A
   // plain create is never abandoned in flight, or the task it makes would be left running.
   return mode === 'long-poll'
@@ -174,7 +224,7 @@ async function* runRemote(
   deltas: boolean,
   input: string,
   context: AgentRunContext,
-): AsyncGenerator<AgentProgressEvent, string> {
+): AsyncGenerator<AgentProgressEvent, string | InputRequiredEvent> {
   try {
     return yield* runRemoteTask(remote, mode, deltas, input, context);
   } catch (error) {
@@ -183,8 +233,9 @@ async function* runRemote(
 }
 
 /**
- * One run on the remote: its task created, then followed (`mode`); with `deltas` (a `stream`),
- * the output comes as `text-delta` events that add up to it, whichever way it arrived.
+ * One run on the remote: its task created (or answered, see `createRemoteTask`), then followed
+ * (`mode`) until it ends or pauses; with `deltas` (a `stream`), the output comes as `text-delta`
+ * events that add up to it, whichever way it arrived.
  */
 async function* runRemoteTask(
   remote: Remote,
@@ -192,11 +243,12 @@ async function* runRemoteTask(
   deltas: boolean,
   input: string,
   context: AgentRunContext,
-): AsyncGenerator<AgentProgressEvent, string> {
+): AsyncGenerator<AgentProgressEvent, string | InputRequiredEvent> {
   const { signal } = context;
   const { client } = remote;
   const created = await createRemoteTask(client, mode, input, context);
-  let finished = isTerminalStatus(created.status);
+  // A paused remote task is settled too: it waits for the local caller's answer, not canceled.
+  let finished = isSettledStatus(created.status);
   try {
     signal.throwIfAborted();
     let task: Task | undefined = created;
@@ -204,7 +256,7 @@ async function* runRemoteTask(
     if (mode === 'events' && !finished) {
       ({ last: task, streamed } = yield* followEvents(remote, created.id, signal));
     }
-    if (task === undefined || !isTerminalStatus(task.status)) {
+    if (task === undefined || !isSettledStatus(task.status)) {
       task = await client.waitForTask(created.id, { signal });
     }
     finished = true;

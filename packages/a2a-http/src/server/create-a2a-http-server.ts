@@ -22,9 +22,12 @@ import { Hono } from 'hono';
 import { AGENT_CARD_PATH, type AgentCardOptions, buildAgentCard } from '../wire/agent-card.ts';
 import { createTaskAction } from './create-task-action.ts';
 import { requestEndpoint } from './request-endpoint.ts';
+import { sendMessageAction } from './send-message-action.ts';
 import { registerTaskRoutes, type TaskRoutesOptions } from './task-routes.ts';
 
 const TASKS_ROUTE = '/tasks';
+const TASK_PREFIX = '/tasks/';
+const MESSAGES_SUFFIX = '/messages';
 
 /** Options of {@link createA2AHttpServer}. */
 export interface A2AHttpServerOptions {
@@ -61,10 +64,10 @@ export interface A2AHttpServer {
   /** The runner behind the routes; the server owns it. */
   readonly runner: TaskRunner;
   /**
-   * The Node fast path for `POST /tasks` (with or without `wait`), without Hono: what `listen`
-   * takes first (same answers, errors included). It takes a call only when it can answer it alone:
-   * POST, the path exactly `/tasks` with at most a valid `wait`, a declared JSON body within the
-   * limit, the server taking tasks.
+   * The Node fast path for `POST /tasks` and `POST /tasks/{id}/messages` (with or without
+   * `wait`), without Hono: what `listen` takes first (same answers, errors included). It takes a
+   * call only when it can answer it alone: POST, the path exactly `/tasks` or
+   * `/tasks/{id}/messages`, a declared JSON body within the limit, the server taking tasks.
    */
   readonly handleNode: NodeRouteHandler;
   /**
@@ -105,18 +108,29 @@ function registerCardRoute(app: Hono, options: A2AHttpServerOptions, publicUrl?:
   app.all(AGENT_CARD_PATH, methodNotAllowed(['GET', 'HEAD']));
 }
 
+/** Whether a path (without its query) is `/tasks/{id}/messages`, one segment for the id. */
+function isMessagesRoute(route: string): boolean {
+  if (!route.startsWith(TASK_PREFIX) || !route.endsWith(MESSAGES_SUFFIX)) return false;
+  const end = route.length - MESSAGES_SUFFIX.length;
+  return end > TASK_PREFIX.length && route.indexOf('/', TASK_PREFIX.length) === end;
+}
+
 /**
- * The Node fast path of `POST /tasks`, built from the same action as the Hono route; it takes a
- * request only when it can answer it alone (see {@link A2AHttpServer.handleNode}).
+ * The Node fast path of `POST /tasks` and `POST /tasks/{id}/messages`, built from the same
+ * actions as the Hono routes; it takes a request only when it can answer it alone (see
+ * {@link A2AHttpServer.handleNode}).
  */
 function createTasksNodePath(routes: TaskRoutesOptions): NodeRouteHandler {
   const createOnNode = nodeAction(createTaskAction(routes));
+  const sendOnNode = nodeAction(sendMessageAction(routes));
   return (request, response, path = request.url, headers) => {
     if (routes.refusing.aborted || request.method !== 'POST' || path === undefined) return false;
     const mark = path.indexOf('?');
     const route = mark === -1 ? path : path.slice(0, mark);
-    if (route !== TASKS_ROUTE || !hasPlainJsonBody(request, routes.maxBodyBytes)) return false;
-    createOnNode(request, response, headers);
+    const creates = route === TASKS_ROUTE;
+    if (!creates && !isMessagesRoute(route)) return false;
+    if (!hasPlainJsonBody(request, routes.maxBodyBytes)) return false;
+    (creates ? createOnNode : sendOnNode)(request, response, headers);
     return true;
   };
 }

@@ -28,9 +28,20 @@ describe('bad input to POST /tasks', () => {
   });
 
   it.each([
-    ['a missing input', {}, 'input: is required'],
-    ['an empty input', { input: '' }, 'input: must not be empty'],
-    ['a non-string input', { input: 42 }, 'input: must be a string'],
+    ['a missing input', {}, 'input: input must be a non-empty string or a list of parts'],
+    ['an empty input', { input: '' }, 'input: input must be a non-empty string or a list of parts'],
+    [
+      'a non-string input',
+      { input: 42 },
+      'input: input must be a non-empty string or a list of parts',
+    ],
+    ['an empty list of parts', { input: [] }, 'input: input must have at least one part'],
+    [
+      'a contextId that is not a string',
+      { input: 'x', contextId: 7 },
+      'contextId: must be a string',
+    ],
+    ['an empty contextId', { input: 'x', contextId: '' }, 'contextId: must not be empty'],
     ['an array metadata', { input: 'x', metadata: [1] }, 'metadata: must be a JSON object'],
     ['a null metadata', { input: 'x', metadata: null }, 'metadata: must be a JSON object'],
     ['a string metadata', { input: 'x', metadata: 'm' }, 'metadata: must be a JSON object'],

@@ -1,6 +1,7 @@
 import { AgentPortError, isTerminalStatus, type Task, type TaskRunner } from '@agentport/core';
 import { lastEventIdOf, SSE_HEADERS, type SSEWriter, streamSSE } from '@agentport/http';
 import type { Context, Env } from 'hono';
+import { wireEvent, wireTask } from '../wire/wire-task.ts';
 
 /**
  * Characters written since the reader last caught up before the stream waits for it again: the
@@ -19,13 +20,15 @@ export interface TaskEventsOptions {
 
 /** Writes the task as it is, as a `task` event numbered by its `seq`; whether it is finished. */
 function writeSnapshot(writer: SSEWriter, task: Task): boolean {
-  writer.write({ event: 'task', data: JSON.stringify({ task }), id: task.seq });
+  writer.write({ event: 'task', data: JSON.stringify({ task: wireTask(task) }), id: task.seq });
   return isTerminalStatus(task.status);
 }
 
 /**
- * Writes a task's log entries after `after`, then each new one, until the task ends; every event
- * is named by its type, carries the event as its data and its sequence number as its id.
+ * Writes a task's log entries after `after`, then each new one, until the task ends or pauses
+ * (core's `follow` ends once caught up with a paused task); every event is named by its type,
+ * carries the event as its data (a pause's `inputRequest` as `inputSchema`, see `wireEvent`) and
+ * its sequence number as its id.
  */
 async function writeEntries(
   writer: SSEWriter,
@@ -35,7 +38,7 @@ async function writeEntries(
 ): Promise<void> {
   let written = 0;
   for await (const { seq, event } of runner.follow(id, { after, signal: writer.signal })) {
-    const data = JSON.stringify(event);
+    const data = JSON.stringify(wireEvent(event));
     if (!writer.write({ event: event.type, data, id: seq })) return;
     written += data.length;
     if (written >= WRITTEN_BEFORE_DRAIN) {

@@ -1,5 +1,11 @@
-import { isTerminalStatus, type Task, type TaskRunner } from '@agentport/core';
-import { honoAction, methodNotAllowed, parseQuery, ShuttingDownError } from '@agentport/http';
+import { isSettledStatus, type Task, type TaskRunner } from '@agentport/core';
+import {
+  agentInputOf,
+  honoAction,
+  methodNotAllowed,
+  parseQuery,
+  ShuttingDownError,
+} from '@agentport/http';
 import type { Context, Hono } from 'hono';
 import type * as z from 'zod';
 import {
@@ -8,7 +14,9 @@ import {
   MAX_WAIT_SECONDS,
   waitQuerySchema,
 } from '../wire/task-schemas.ts';
+import { type A2ATask, wirePage, wireTask } from '../wire/wire-task.ts';
 import { createTaskAction } from './create-task-action.ts';
+import { sendMessageAction } from './send-message-action.ts';
 import { taskEventsHandler } from './task-events.ts';
 
 /** What the task routes need from their server. */
@@ -43,16 +51,16 @@ export function taskLocation(options: TaskRoutesOptions, path: string, id: strin
   return `${options.publicPath ?? ''}${path.endsWith('/') ? path.replace(/\/+$/, '') : path}/${id}`;
 }
 
-/** The JSON shape of every single-task answer. */
-export function taskBody(task: Task): { task: Task } {
-  return { task };
+/** The JSON shape of every single-task answer (the task without its agent's `inputRequest`). */
+export function taskBody(task: Task): { task: A2ATask } {
+  return { task: wireTask(task) };
 }
 
 /**
- * Long-polls: the task once terminal, or as it is when the wait runs out, the caller leaves or the
- * runner closes.
+ * Long-polls: the task once terminal or paused for input, or as it is when the wait runs out, the
+ * caller leaves or the runner closes.
  */
-async function waitForTask(
+export async function waitForTask(
   caller: AbortSignal,
   options: TaskRoutesOptions,
   id: string,
@@ -60,7 +68,7 @@ async function waitForTask(
 ): Promise<Task> {
   const { runner, closing } = options;
   const current = await runner.get(id);
-  if (seconds === 0 || isTerminalStatus(current.status) || closing.aborted) return current;
+  if (seconds === 0 || isSettledStatus(current.status) || closing.aborted) return current;
   try {
     return await runner.wait(id, { signal: caller, timeoutMs: seconds * 1000 });
   } catch (error) {
@@ -85,24 +93,33 @@ function waitSeconds(context: Context): number | undefined {
 }
 
 /**
- * `POST /tasks` once its body and `wait` are parsed: submits the task and, when asked, waits for
- * it; a task whose caller left while waiting is canceled (nobody could ever learn its id).
- * Shared by the Hono route and the Node fast path.
+ * `POST /tasks` once its body and `wait` are parsed: submits the task (or, when its `contextId`
+ * has a task waiting for input, continues that one) and, when asked, waits for it; a task whose
+ * caller left while waiting is canceled (nobody could ever learn its id). `id` is the id a new
+ * task gets (given with a `contextId`, to tell a new task from a continued one). Shared by the
+ * Hono route and the Node fast path.
  */
 export function createTask(
   options: TaskRoutesOptions,
   request: CreateTaskBody,
   wait: number | undefined,
   caller: { readonly signal: AbortSignal },
+  id?: string,
 ): Promise<Task> {
   // The server may have stopped taking tasks while the body came in: a task made now would never
   // run (its runner is closed or closing).
   if (options.refusing.aborted) return Promise.reject(new ShuttingDownError());
   const { runner } = options;
-  const metadata = request.metadata === undefined ? {} : { metadata: request.metadata };
-  if (wait === undefined || wait === 0) return runner.submit(request.input, metadata);
-  return runner.submitAndWait(request.input, {
-    ...metadata,
+  const input = agentInputOf(request.input);
+  const { metadata, contextId } = request;
+  // Built by hand: without a contextId or metadata (the common create) it stays empty.
+  const submitOptions: { metadata?: Record<string, unknown>; contextId?: string; id?: string } = {};
+  if (metadata !== undefined) submitOptions.metadata = metadata;
+  if (contextId !== undefined) submitOptions.contextId = contextId;
+  if (id !== undefined) submitOptions.id = id;
+  if (wait === undefined || wait === 0) return runner.submit(input, submitOptions);
+  return runner.submitAndWait(input, {
+    ...submitOptions,
     signal: caller.signal,
     timeoutMs: wait * 1000,
   });
@@ -116,7 +133,10 @@ export function closesConnection(options: TaskRoutesOptions, wait: number | unde
   return wait !== undefined && wait > 0 && (options.refusing.aborted || options.closing.aborted);
 }
 
-/** Registers `/tasks`, `/tasks/{id}`, `/tasks/{id}/cancel` and `/tasks/{id}/events` on `app`. */
+/**
+ * Registers `/tasks`, `/tasks/{id}`, `/tasks/{id}/messages`, `/tasks/{id}/cancel` and
+ * `/tasks/{id}/events` on `app`.
+ */
 export function registerTaskRoutes(app: Hono, options: TaskRoutesOptions): void {
   const { runner, closing } = options;
 
@@ -124,7 +144,7 @@ export function registerTaskRoutes(app: Hono, options: TaskRoutesOptions): void 
   app.get('/tasks', async (context) => {
     const query = parseQuery(context.req.query(), listTasksQuerySchema);
     const page = await runner.list(query);
-    return context.json(page);
+    return context.json(wirePage(page));
   });
   app.all('/tasks', methodNotAllowed(['GET', 'HEAD', 'POST']));
 
@@ -140,6 +160,9 @@ export function registerTaskRoutes(app: Hono, options: TaskRoutesOptions): void 
     return context.json(taskBody(task));
   });
   app.all('/tasks/:id', methodNotAllowed(['GET', 'HEAD']));
+
+  app.post('/tasks/:id/messages', honoAction(sendMessageAction(options)));
+  app.all('/tasks/:id/messages', methodNotAllowed(['POST']));
 
   app.post('/tasks/:id/cancel', async (context) => {
     const task = await runner.cancel(context.req.param('id'));

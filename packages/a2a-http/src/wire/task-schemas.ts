@@ -1,6 +1,8 @@
-import { TASK_STATUSES, type Task, type TaskStatus } from '@agentport/core';
+import { type Part, TASK_STATUSES, type TaskStatus } from '@agentport/core';
 import { nestsWithin } from '@agentport/core/internal';
+import { inputSchema } from '@agentport/http';
 import * as z from 'zod';
+import type { A2ATask } from './wire-task.ts';
 
 /**
  * How deep a task's metadata may nest, objects and arrays counted, the metadata object itself
@@ -9,15 +11,22 @@ import * as z from 'zod';
  */
 export const MAX_METADATA_DEPTH = 32;
 
-/** The body of `POST /tasks`: a non-empty `input` and optional `metadata`; unknown fields are ignored. */
+/** How long a `contextId` may be: a caller's own name for its conversation, not a document. */
+export const MAX_CONTEXT_ID_LENGTH = 256;
+
+/**
+ * The body of `POST /tasks`: a non-empty `input` (a string, or a list of text, data and file
+ * parts), an optional `contextId` (the conversation it joins) and optional `metadata`; unknown
+ * fields are ignored.
+ */
 export const createTaskRequestSchema = z.object(
   {
-    input: z
-      .string({
-        // As the REST/SSE surface says it: a missing input is required, a wrong one a string.
-        error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string'),
-      })
-      .min(1, 'must not be empty'),
+    input: inputSchema,
+    contextId: z
+      .string({ error: 'must be a string' })
+      .min(1, 'must not be empty')
+      .max(MAX_CONTEXT_ID_LENGTH, `must be at most ${MAX_CONTEXT_ID_LENGTH} characters`)
+      .optional(),
     metadata: z
       .record(z.string(), z.unknown(), { error: 'must be a JSON object' })
       .refine(
@@ -29,8 +38,23 @@ export const createTaskRequestSchema = z.object(
   { error: 'must be a JSON object with an input' },
 );
 
+/** The body of `POST /tasks/{id}/messages`: the caller's next message, as `input` on create. */
+export const sendMessageRequestSchema = z.object(
+  { input: inputSchema },
+  { error: 'must be a JSON object with an input' },
+);
+
+/** What `POST /tasks/{id}/messages` takes. */
+export type SendMessageRequest = { input: string | Part[] };
+
 /** What `POST /tasks` takes. */
-export type CreateTaskRequest = z.input<typeof createTaskRequestSchema>;
+export interface CreateTaskRequest {
+  /** The message: its text, or its parts. */
+  input: string | Part[];
+  /** The conversation it joins; a task of it waiting for input is continued instead. */
+  contextId?: string;
+  metadata?: Record<string, unknown>;
+}
 
 /**
  * A query parameter written as a plain decimal number (`5`, `-1`, `0.5`), read as a number. What
@@ -125,7 +149,7 @@ const artifactSchema = z.object({
  * A task as a client reads it: `id` and `status` are required; the other fields of our own server
  * take neutral defaults so servers that send less still parse.
  */
-export const taskSchema: z.ZodType<Task> = z.object({
+export const taskSchema: z.ZodType<A2ATask> = z.object({
   id: z.string().min(1),
   contextId: z.string().default(''),
   agentName: z.string().default(''),
@@ -140,7 +164,8 @@ export const taskSchema: z.ZodType<Task> = z.object({
   createdAt: z.string().default(''),
   updatedAt: z.string().default(''),
   seq: z.number().int().min(0).default(0),
-}) as z.ZodType<Task>;
+  inputSchema: z.record(z.string(), z.unknown()).optional(),
+}) as z.ZodType<A2ATask>;
 
 /** The body of every task answer: `{ "task": Task }`. */
 export const taskResponseSchema = z.object({ task: taskSchema });
