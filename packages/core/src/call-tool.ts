@@ -1,5 +1,5 @@
 import type { AgentProgressEvent } from './define-agent.ts';
-import type { Definition } from './run-stream.ts';
+import type { Definition } from './run-context.ts';
 import type { Tool } from './tool.ts';
 
 // A `defineAgent` run's tool calls, and the lookup of its tools and handoff targets by name.

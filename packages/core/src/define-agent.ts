@@ -4,7 +4,8 @@ import { assertAgentName } from './agent-name.ts';
 import { outputOf } from './agent-output.ts';
 import { InvalidInputError } from './errors/invalid-input-error.ts';
 import type { Message } from './message.ts';
-import { type Definition, RunStream } from './run-stream.ts';
+import type { Definition } from './run-context.ts';
+import { RunStream } from './run-stream.ts';
 import type { Tool } from './tool.ts';
 
 /** The events a run function yields: everything but the terminal `done`, `error` and `input-required`. */

@@ -69,7 +69,7 @@ export {
   userMessage,
 } from './message.ts';
 export { type AgentFailureListener, observeFailures } from './observe-failures.ts';
-export { MAX_HANDOFF_DEPTH } from './run-stream.ts';
+export { MAX_HANDOFF_DEPTH } from './run-context.ts';
 export type { ConverseOptions, TurnResult } from './tasks/converse.ts';
 export { followTaskEvents, type TaskFollowOptions } from './tasks/follow-events.ts';
 export { createMemoryTaskStore, type MemoryTaskStoreOptions } from './tasks/memory-task-store.ts';

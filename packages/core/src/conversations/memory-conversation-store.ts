@@ -60,81 +60,69 @@ function assertAppend(contextId: string, change: ConversationAppend): void {
   }
 }
 
-/**
- * Creates the in-memory conversation store: bounded by count, messages per conversation, bytes
- * and age (each drops the oldest first), checked as it is written.
- *
- * @example
- * const conversations = createMemoryConversationStore({ maxMessagesPerConversation: 50 });
- * const runner = createTaskRunner({ agent, conversations });
- */
-export function createMemoryConversationStore(
-  options: MemoryConversationStoreOptions = {},
-): ConversationStore {
-  const maxConversations = positive(options.maxConversations, 10_000, 'maxConversations');
-  const maxMessages = positive(
-    options.maxMessagesPerConversation,
-    200,
-    'maxMessagesPerConversation',
-  );
-  const maxBytes = positive(options.maxBytes, 64 * 1024 * 1024, 'maxBytes');
-  const ttlMs = positive(options.ttlMs, HOUR_MS, 'ttlMs');
-  const now = options.now ?? Date.now;
-  // Map order is change order: a change moves its conversation to the end.
-  const entries = new Map<string, Entry>();
-  let totalBytes = 0;
+/** The in-memory store's entries, in change order (a change moves its conversation to the end). */
+class MemoryConversations implements ConversationStore {
+  readonly #maxConversations: number;
+  readonly #maxMessages: number;
+  readonly #maxBytes: number;
+  readonly #ttlMs: number;
+  readonly #now: () => number;
+  readonly #entries = new Map<string, Entry>();
+  #totalBytes = 0;
 
-  function live(contextId: string): Entry | undefined {
-    const entry = entries.get(contextId);
+  constructor(options: MemoryConversationStoreOptions) {
+    this.#maxConversations = positive(options.maxConversations, 10_000, 'maxConversations');
+    this.#maxMessages = positive(
+      options.maxMessagesPerConversation,
+      200,
+      'maxMessagesPerConversation',
+    );
+    this.#maxBytes = positive(options.maxBytes, 64 * 1024 * 1024, 'maxBytes');
+    this.#ttlMs = positive(options.ttlMs, HOUR_MS, 'ttlMs');
+    this.#now = options.now ?? Date.now;
+  }
+
+  get(contextId: string, options: ConversationReadOptions = {}): Promise<Conversation | undefined> {
+    const entry = this.#live(contextId);
+    return Promise.resolve(entry === undefined ? undefined : view(contextId, entry, options.limit));
+  }
+
+  append(contextId: string, change: ConversationAppend): Promise<void> {
+    try {
+      this.#append(contextId, change);
+      return Promise.resolve();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  deleteExpired(at = new Date(this.#now())): Promise<number> {
+    let removed = 0;
+    for (const [contextId, entry] of this.#entries) {
+      // Change order is age order: the first young one ends the sweep.
+      if (at.getTime() - entry.changedAt < this.#ttlMs) break;
+      this.#remove(contextId, entry);
+      removed += 1;
+    }
+    return Promise.resolve(removed);
+  }
+
+  #live(contextId: string): Entry | undefined {
+    const entry = this.#entries.get(contextId);
     if (entry === undefined) return undefined;
-    if (now() - entry.changedAt < ttlMs) return entry;
-    remove(contextId, entry);
+    if (this.#now() - entry.changedAt < this.#ttlMs) return entry;
+    this.#remove(contextId, entry);
     return undefined;
   }
 
-  function remove(contextId: string, entry: Entry): void {
-    entries.delete(contextId);
-    totalBytes -= entry.bytes;
+  #remove(contextId: string, entry: Entry): void {
+    this.#entries.delete(contextId);
+    this.#totalBytes -= entry.bytes;
   }
 
-  function trim(entry: Entry): void {
-    let drop = 0;
-    let dropped = 0;
-    while (entry.messages.length - drop > maxMessages) {
-      dropped += entry.weights[drop] as number;
-      drop += 1;
-    }
-    if (drop === 0) return;
-    entry.messages.splice(0, drop);
-    entry.weights.splice(0, drop);
-    entry.bytes -= dropped;
-    totalBytes -= dropped;
-  }
-
-  function evict(keep: string): void {
-    for (const [contextId, entry] of entries) {
-      if (entries.size <= maxConversations && totalBytes <= maxBytes) return;
-      if (contextId !== keep) remove(contextId, entry);
-    }
-  }
-
-  function view(contextId: string, entry: Entry, limit: number | undefined): Conversation {
-    const messages =
-      limit !== undefined && limit < entry.messages.length
-        ? entry.messages.slice(entry.messages.length - limit)
-        : entry.messages.slice();
-    return Object.freeze({
-      contextId,
-      agentName: entry.agentName,
-      messages: Object.freeze(messages),
-      ...(entry.waitingTaskId === undefined ? {} : { waitingTaskId: entry.waitingTaskId }),
-      updatedAt: new Date(entry.changedAt).toISOString(),
-    });
-  }
-
-  function append(contextId: string, change: ConversationAppend): void {
+  #append(contextId: string, change: ConversationAppend): void {
     assertAppend(contextId, change);
-    let entry = live(contextId);
+    let entry = this.#live(contextId);
     if (entry !== undefined && entry.agentName !== change.agentName) {
       throw new ContextNotFoundError(contextId);
     }
@@ -147,7 +135,7 @@ export function createMemoryConversationStore(
         waitingTaskId: undefined,
         changedAt: 0,
       };
-      totalBytes += entry.bytes;
+      this.#totalBytes += entry.bytes;
     }
     for (const given of change.messages) {
       const message = frozenMessage(given);
@@ -155,42 +143,67 @@ export function createMemoryConversationStore(
       entry.messages.push(message);
       entry.weights.push(weight);
       entry.bytes += weight;
-      totalBytes += weight;
+      this.#totalBytes += weight;
     }
-    if (change.waitingTaskId !== undefined) {
-      entry.waitingTaskId = change.waitingTaskId ?? undefined;
-    }
-    entry.changedAt = now();
-    entries.delete(contextId);
-    entries.set(contextId, entry);
-    trim(entry);
-    evict(contextId);
+    if (change.waitingTaskId !== undefined) entry.waitingTaskId = change.waitingTaskId ?? undefined;
+    entry.changedAt = this.#now();
+    this.#entries.delete(contextId);
+    this.#entries.set(contextId, entry);
+    this.#totalBytes -= trim(entry, this.#maxMessages);
+    this.#evict(contextId);
   }
 
-  return {
-    get(contextId: string, readOptions: ConversationReadOptions = {}) {
-      const entry = live(contextId);
-      return Promise.resolve(
-        entry === undefined ? undefined : view(contextId, entry, readOptions.limit),
-      );
-    },
-    append(contextId, change) {
-      try {
-        append(contextId, change);
-        return Promise.resolve();
-      } catch (error) {
-        return Promise.reject(error);
+  /** Drops the least recently changed conversations (never `keep`) while over a bound. */
+  #evict(keep: string): void {
+    for (const [contextId, entry] of this.#entries) {
+      if (this.#entries.size <= this.#maxConversations && this.#totalBytes <= this.#maxBytes) {
+        return;
       }
-    },
-    deleteExpired(at = new Date(now())) {
-      let removed = 0;
-      for (const [contextId, entry] of entries) {
-        // Change order is age order: the first young one ends the sweep.
-        if (at.getTime() - entry.changedAt < ttlMs) break;
-        remove(contextId, entry);
-        removed += 1;
-      }
-      return Promise.resolve(removed);
-    },
-  };
+      if (contextId !== keep) this.#remove(contextId, entry);
+    }
+  }
+}
+
+/** Drops a conversation's oldest messages past `maxMessages`; the bytes they held. */
+function trim(entry: Entry, maxMessages: number): number {
+  let drop = 0;
+  let dropped = 0;
+  while (entry.messages.length - drop > maxMessages) {
+    dropped += entry.weights[drop] as number;
+    drop += 1;
+  }
+  if (drop === 0) return 0;
+  entry.messages.splice(0, drop);
+  entry.weights.splice(0, drop);
+  entry.bytes -= dropped;
+  return dropped;
+}
+
+/** A frozen view of a conversation, with at most its `limit` newest messages. */
+function view(contextId: string, entry: Entry, limit: number | undefined): Conversation {
+  const messages =
+    limit !== undefined && limit < entry.messages.length
+      ? entry.messages.slice(entry.messages.length - limit)
+      : entry.messages.slice();
+  return Object.freeze({
+    contextId,
+    agentName: entry.agentName,
+    messages: Object.freeze(messages),
+    ...(entry.waitingTaskId === undefined ? {} : { waitingTaskId: entry.waitingTaskId }),
+    updatedAt: new Date(entry.changedAt).toISOString(),
+  });
+}
+
+/**
+ * Creates the in-memory conversation store: bounded by count, messages per conversation, bytes
+ * and age (each drops the oldest first), checked as it is written.
+ *
+ * @example
+ * const conversations = createMemoryConversationStore({ maxMessagesPerConversation: 50 });
+ * const runner = createTaskRunner({ agent, conversations });
+ */
+export function createMemoryConversationStore(
+  options: MemoryConversationStoreOptions = {},
+): ConversationStore {
+  return new MemoryConversations(options);
 }

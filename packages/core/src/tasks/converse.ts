@@ -7,10 +7,13 @@ import {
 } from '../agent-output.ts';
 import { CancellationError } from '../errors/cancellation-error.ts';
 import { remoteTaskError } from '../errors/remote-task-error.ts';
+import { TaskNotFoundError } from '../errors/task-not-found-error.ts';
 import { randomUuid } from '../internal/random-uuid.ts';
 import { agentMessage, type Message, textOf, userMessage } from '../message.ts';
 import type { RunShared } from './run-task.ts';
+import { waitingTaskOf } from './runner-steps.ts';
 import type { Task } from './task.ts';
+import type { TaskRunner } from './task-runner.ts';
 
 /** Options of `TaskRunner.converse`. */
 export interface ConverseOptions {
@@ -116,4 +119,24 @@ export async function directTurn(
     { expectedStatus: 'working' },
   );
   return turnOfTask(paused);
+}
+
+/** `TaskRunner.converse`: a paused task answered through the runner, else a direct turn. */
+export async function converseTurn(
+  shared: RunShared,
+  get: (id: string) => Promise<Task>,
+  runner: Pick<TaskRunner, 'resumeAndWait'>,
+  input: AgentInput,
+  options: ConverseOptions,
+): Promise<TurnResult> {
+  const { taskId, contextId, signal } = options;
+  if (taskId !== undefined && contextId !== undefined) {
+    // A task of another conversation is not this one's to answer.
+    if ((await get(taskId)).contextId !== contextId) throw new TaskNotFoundError(taskId);
+  }
+  const waiting =
+    taskId ?? (contextId === undefined ? undefined : await waitingTaskOf(shared, contextId));
+  if (waiting === undefined) return directTurn(shared, input, options);
+  const task = await runner.resumeAndWait(waiting, input, signal === undefined ? {} : { signal });
+  return turnOfTask(task);
 }

@@ -1,31 +1,28 @@
 import type { Agent, AgentInput } from '../agent.ts';
 import type { ConversationStore } from '../conversations/conversation-store.ts';
 import { createMemoryConversationStore } from '../conversations/memory-conversation-store.ts';
-import { ContextNotFoundError } from '../errors/context-not-found-error.ts';
-import { InvalidInputError } from '../errors/invalid-input-error.ts';
 import { TaskNotFoundError } from '../errors/task-not-found-error.ts';
-import { TaskNotWaitingError } from '../errors/task-not-waiting-error.ts';
-import { randomUuid } from '../internal/random-uuid.ts';
-import { type Message, messageFault, textOf, userMessage } from '../message.ts';
-import { type ConverseOptions, directTurn, type TurnResult, turnOfTask } from './converse.ts';
-import { type EventSource, followEvents, type TaskFollowOptions } from './follow-events.ts';
+import type { Message } from '../message.ts';
+import { type ConverseOptions, converseTurn, type TurnResult } from './converse.ts';
+import { followEvents, type TaskFollowOptions } from './follow-events.ts';
 import { createMemoryTaskStore } from './memory-task-store.ts';
 import { RunSlots } from './run-slots.ts';
 import { type RunShared, runTask } from './run-task.ts';
+import {
+  createTask,
+  DEFAULT_MAX_HISTORY,
+  resumeTask,
+  runnerSource,
+  settleOf,
+  waitingTaskOf,
+} from './runner-steps.ts';
 import type { Task } from './task.ts';
-import type { TaskEvent, TaskLogEntry } from './task-event.ts';
-import { isInterruptedStatus } from './task-lifecycle.ts';
-import type {
-  TaskEventsOptions,
-  TaskListOptions,
-  TaskPage,
-  TaskStore,
-  TaskUpdateOptions,
-} from './task-store.ts';
+import type { TaskLogEntry } from './task-event.ts';
+import type { TaskEventsOptions, TaskListOptions, TaskPage, TaskStore } from './task-store.ts';
 import { TaskWatchers } from './task-watchers.ts';
-import { cancelTask, cancelUnfinished, isConflict } from './task-writes.ts';
-import { untilTerminal, waitForTask } from './until-terminal.ts';
-import { type Watcher, watchTask } from './watch-task.ts';
+import { cancelTask, cancelUnfinished } from './task-writes.ts';
+import { waitForTask } from './until-terminal.ts';
+import { watchTask } from './watch-task.ts';
 
 /** Options of {@link createTaskRunner}. */
 export interface TaskRunnerOptions {
@@ -147,88 +144,6 @@ export interface TaskRunner {
 }
 
 /**
- * Creates a task of an agent in `submitted`. Not async: the store's own promise is handed on (an
- * async function returning a promise adds a promise and three microtask turns to every create).
- */
-function createTask(
-  store: TaskStore,
-  agentName: string,
-  input: AgentInput,
-  options: TaskSubmitOptions,
-): Promise<Task> {
-  const { id = randomUuid(), metadata = {}, contextId } = options;
-  if (typeof input === 'string') {
-    if (input.length === 0) return emptyInput();
-    const { messages } = options;
-    return store.create({ id, agentName, input, metadata, contextId, messages });
-  }
-  const fault = messageFault(input);
-  if (fault !== undefined || input.role !== 'user') {
-    return Promise.reject(
-      new InvalidInputError(`input must be a user message, not ${fault ?? 'an agent message'}`, {
-        field: 'input',
-      }),
-    );
-  }
-  const text = textOf(input.parts);
-  const messages = [...(options.messages ?? []), input];
-  return store.create({ id, agentName, input: text, metadata, contextId, messages });
-}
-
-function emptyInput(): Promise<never> {
-  return Promise.reject(
-    new InvalidInputError('input must be a non-empty string', { field: 'input' }),
-  );
-}
-
-/** The caller's message, from its text or as given. */
-function messageOf(input: AgentInput): Message {
-  if (typeof input !== 'string') {
-    const fault = messageFault(input);
-    if (fault !== undefined || input.role !== 'user') {
-      throw new InvalidInputError(
-        `input must be a user message, not ${fault ?? 'an agent message'}`,
-        {
-          field: 'input',
-        },
-      );
-    }
-    return input;
-  }
-  if (input.length === 0)
-    throw new InvalidInputError('input must be a non-empty string', { field: 'input' });
-  return userMessage(input);
-}
-
-/** No events: what a watcher told of a change without them is given. */
-const NO_EVENTS: readonly TaskEvent[] = Object.freeze([]);
-
-/**
- * Where a runner's `follow` reads one task (as the runner does: another agent's is not found)
- * and hears of its changes: through the runner's own watchers of that task, not a listener of
- * the whole store per follower.
- */
-function runnerSource(
-  id: string,
-  store: TaskStore,
-  get: (id: string) => Promise<Task>,
-  watchers: TaskWatchers,
-): EventSource {
-  return {
-    get: () => get(id),
-    read: (after) => store.events(id, { after }),
-    listen(onChange, onEnd) {
-      const watcher: Watcher = (task, events) => {
-        if (task === undefined) onEnd();
-        else onChange(task, events ?? NO_EVENTS);
-      };
-      watchers.add(id, watcher);
-      return () => watchers.remove(id, watcher);
-    },
-  };
-}
-
-/**
  * Creates a task runner for one agent.
  *
  * @example
@@ -237,16 +152,8 @@ function runnerSource(
  * const done = await runner.wait(task.id); // done.output === 'hello'
  */
 export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
-  const { agent } = options;
-  const store = options.store ?? createMemoryTaskStore();
-  const conversations = options.conversations ?? createMemoryConversationStore();
-  const shared: RunShared = {
-    agent,
-    store,
-    conversations,
-    maxHistory: options.maxHistory ?? DEFAULT_MAX_HISTORY,
-    resuming: new Set(),
-  };
+  const shared = sharedOf(options);
+  const { agent, store, conversations } = shared;
   const watchers = new TaskWatchers();
   const slots = new RunSlots(options.maxConcurrency ?? 16, (id, controller, running) =>
     runTask(shared, id, controller, running),
@@ -266,7 +173,6 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
   const cancel = (id: string): Promise<Task> => cancelTask(store, get, id);
   const resume = (id: string, input: AgentInput): Promise<Task> =>
     resumeTask(shared, get, slots, id, input);
-  /** The task a message with this context answers, when one of it waits for input. */
   const waitingIn = (contextId: string | undefined): Promise<string | undefined> | undefined =>
     contextId === undefined ? undefined : waitingTaskOf(shared, contextId);
 
@@ -278,7 +184,6 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     cancel,
     resume,
     waitingIn: (contextId) => waitingTaskOf(shared, contextId),
-
     async submit(input, submitOptions = {}) {
       const waiting = await waitingIn(submitOptions.contextId);
       if (waiting !== undefined) return resume(waiting, input);
@@ -286,11 +191,9 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       slots.start(task.id);
       return task;
     },
-
     list(listOptions = {}) {
       return store.list({ ...listOptions, agentName: agent.name });
     },
-
     async submitAndWait(input, waitOptions = {}) {
       waitOptions.signal?.throwIfAborted();
       const waiting = await waitingIn(waitOptions.contextId);
@@ -299,7 +202,6 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       // Watched before it can start: every change is seen, nothing needs reading back.
       return settleOf(task.id, waitOptions, get, watchers, cancel, () => slots.start(task.id));
     },
-
     async resumeAndWait(id, input, waitOptions = {}) {
       waitOptions.signal?.throwIfAborted();
       // Watched from the resume on (before it the task is paused: a wait would end at once).
@@ -309,32 +211,19 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
         slots.start(id);
       });
     },
-
-    async converse(input, converseOptions = {}) {
-      const { taskId, contextId, signal } = converseOptions;
-      if (taskId !== undefined && contextId !== undefined) {
-        // A task of another conversation is not this one's to answer.
-        if ((await get(taskId)).contextId !== contextId) throw new TaskNotFoundError(taskId);
-      }
-      const waiting = taskId ?? (await waitingIn(contextId));
-      if (waiting === undefined) return directTurn(shared, input, converseOptions);
-      const task = await this.resumeAndWait(waiting, input, signal === undefined ? {} : { signal });
-      return turnOfTask(task);
+    converse(input, converseOptions = {}) {
+      return converseTurn(shared, get, this, input, converseOptions);
     },
-
     wait(id, waitOptions = {}) {
       return waitForTask(id, waitOptions, get, watchers);
     },
-
     watch(id, watchOptions = {}) {
       return watchTask(id, watchOptions.signal, get, watchers.add, watchers.remove);
     },
-
     async events(id, eventsOptions) {
       await get(id);
       return store.events(id, eventsOptions);
     },
-
     follow(id, followOptions) {
       return followEvents(runnerSource(id, store, get, watchers), followOptions);
     },
@@ -343,79 +232,15 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
   };
 }
 
-/**
- * Waits for a task the caller alone knows of, from before `start` lets it run: resolves once it
- * is terminal or paused (or as `untilTerminal` says); when the signal aborts first, the task is
- * canceled (nobody else knows its id) and the call resolves with it.
- */
-async function settleOf(
-  id: string,
-  options: TaskWaitOptions,
-  get: (id: string) => Promise<Task>,
-  watchers: TaskWatchers,
-  cancel: (id: string) => Promise<Task>,
-  start: () => void,
-): Promise<Task> {
-  const waiting = untilTerminal(id, options, get, watchers);
-  start();
-  try {
-    return await waiting.task;
-  } catch (error) {
-    if (options.signal?.aborted !== true) throw error;
-    return cancel(id).catch(() => get(id));
-  } finally {
-    waiting.stop();
-  }
-}
-
-/** How many earlier messages a run is handed by default. */
-const DEFAULT_MAX_HISTORY = 100;
-const WAITING: TaskUpdateOptions = Object.freeze({
-  expectedStatus: ['input-required', 'auth-required'] as const,
-});
-
-/**
- * The task of a conversation that waits for input, if any; ContextNotFoundError when the
- * conversation is another agent's. The conversation's pointer is a hint, checked on the task.
- */
-async function waitingTaskOf(shared: RunShared, contextId: string): Promise<string | undefined> {
-  const conversation = await shared.conversations.get(contextId, { limit: 0 });
-  if (conversation === undefined) return undefined;
-  if (conversation.agentName !== shared.agent.name) throw new ContextNotFoundError(contextId);
-  const { waitingTaskId } = conversation;
-  if (waitingTaskId === undefined) return undefined;
-  const task = await shared.store.get(waitingTaskId);
-  const waits =
-    task !== undefined && task.agentName === shared.agent.name && isInterruptedStatus(task.status);
-  return waits ? waitingTaskId : undefined;
-}
-
-/**
- * Moves a paused task back to `working` with the caller's message in its history, then (with
- * `slots`) queues its run; TaskNotWaitingError when it is not paused, or another answer won.
- */
-async function resumeTask(
-  shared: RunShared,
-  get: (id: string) => Promise<Task>,
-  slots: RunSlots | undefined,
-  id: string,
-  input: AgentInput,
-): Promise<Task> {
-  const message = messageOf(input);
-  const task = await get(id);
-  if (!isInterruptedStatus(task.status)) throw new TaskNotWaitingError(id, task.status);
-  let resumed: Task;
-  try {
-    resumed = await shared.store.update(id, { status: 'working', messages: [message] }, WAITING);
-  } catch (error) {
-    if (!isConflict(error)) throw error;
-    throw new TaskNotWaitingError(id, (await get(id)).status);
-  }
-  if (slots !== undefined) {
-    shared.resuming.add(id);
-    slots.start(id);
-  }
-  return resumed;
+/** What every run of a runner shares, from its options. */
+function sharedOf(options: TaskRunnerOptions): RunShared {
+  return {
+    agent: options.agent,
+    store: options.store ?? createMemoryTaskStore(),
+    conversations: options.conversations ?? createMemoryConversationStore(),
+    maxHistory: options.maxHistory ?? DEFAULT_MAX_HISTORY,
+    resuming: new Set(),
+  };
 }
 
 /** Closes a runner: cancels what it runs or queues, then lets go of the store and its watchers. */

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { agentMessage, userMessage } from '../message.ts';
+import { createMemoryConversationStore } from './memory-conversation-store.ts';
+
+describe('the in-memory conversation store', () => {
+  it('appends messages in order and reads the newest `limit` of them', async () => {
+    const store = createMemoryConversationStore();
+    await store.append('c', { agentName: 'a', messages: [userMessage('1'), agentMessage('2')] });
+    await store.append('c', { agentName: 'a', messages: [userMessage('3')] });
+    const all = await store.get('c');
+    expect(all?.messages.map((message) => message.parts)).toEqual([
+      [{ kind: 'text', text: '1' }],
+      [{ kind: 'text', text: '2' }],
+      [{ kind: 'text', text: '3' }],
+    ]);
+    expect((await store.get('c', { limit: 1 }))?.messages).toHaveLength(1);
+    expect(await store.get('unknown')).toBeUndefined();
+  });
+
+  it('refuses another agent its conversation with context_not_found', async () => {
+    const store = createMemoryConversationStore();
+    await store.append('c', { agentName: 'a', messages: [userMessage('mine')] });
+    await expect(store.append('c', { agentName: 'b', messages: [] })).rejects.toMatchObject({
+      code: 'context_not_found',
+    });
+  });
+
+  it('drops a conversation’s oldest messages past its bound, and the least recently changed conversation past the count', async () => {
+    const store = createMemoryConversationStore({
+      maxMessagesPerConversation: 2,
+      maxConversations: 2,
+    });
+    for (const text of ['1', '2', '3'])
+      await store.append('a', { agentName: 'x', messages: [userMessage(text)] });
+    expect((await store.get('a'))?.messages.map((message) => message.parts[0])).toEqual([
+      { kind: 'text', text: '2' },
+      { kind: 'text', text: '3' },
+    ]);
+    await store.append('b', { agentName: 'x', messages: [] });
+    await store.append('a', { agentName: 'x', messages: [] });
+    await store.append('c', { agentName: 'x', messages: [] });
+    expect(await store.get('b')).toBeUndefined();
+    expect(await store.get('a')).toBeDefined();
+  });
+
+  it('keeps a conversation for ttlMs after its last change, and sweeps it then', async () => {
+    let now = 0;
+    const store = createMemoryConversationStore({ ttlMs: 100, now: () => now });
+    await store.append('a', { agentName: 'x', messages: [userMessage('1')], waitingTaskId: 't' });
+    expect((await store.get('a'))?.waitingTaskId).toBe('t');
+    now = 99;
+    expect(await store.get('a')).toBeDefined();
+    now = 100;
+    expect(await store.deleteExpired(new Date(now))).toBe(1);
+    expect(await store.get('a')).toBeUndefined();
+  });
+
+  it('refuses a message without the shape of one', async () => {
+    const store = createMemoryConversationStore();
+    await expect(
+      store.append('a', { agentName: 'x', messages: [{ role: 'user' } as never] }),
+    ).rejects.toThrow(/messageId/);
+  });
+});
