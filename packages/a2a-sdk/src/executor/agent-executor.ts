@@ -126,7 +126,7 @@ async function replyInTurn(
       holding = await slots.acquire(controller.signal);
       if (!holding) return canceledTask(request, '');
     }
-    return await replyToMessage(state.agent, request, controller.signal);
+    return await replyToMessage(state.runner, request, controller.signal);
   } finally {
     if (holding) slots.release();
     replies.delete(controller);

@@ -1,7 +1,18 @@
 import type { Message, Part, Task } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
-import type { Agent } from '@agentport/core';
+import {
+  type AgentRunOptions,
+  type Message as CoreMessage,
+  type Task as CoreTask,
+  agentMessage as coreAgentMessage,
+  type InputRequiredEvent,
+  TaskNotFoundError,
+  TaskNotWaitingError,
+  type TaskRunner,
+  textOf,
+} from '@agentport/core';
 import { checkedOutput, pacedEvents, randomUuid } from '@agentport/core/internal';
+import { a2aTaskOf, coreMessageOf } from '../store/task-view.ts';
 import {
   agentMessage,
   dataPart,
@@ -18,6 +29,8 @@ export interface MessageReplyRequest {
   readonly message: Message;
   /** The conversation: the message's `contextId`, or a new one. */
   readonly contextId: string;
+  /** Whether the caller named the conversation (sent a `contextId`): its history is read then. */
+  readonly named?: boolean | undefined;
   /** Aborted when the caller goes away: the agent is aborted and nothing is kept. */
   readonly signal?: AbortSignal | undefined;
 }
@@ -57,25 +70,114 @@ export function canceledTask(request: MessageReplyRequest, streamed: string): Ta
 }
 
 /**
- * Runs an agent to its end on a message's text and answers with an agent Message holding its
- * output (in the message's conversation, without a task); when the run fails or is canceled,
- * answers with the failed or canceled Task instead, as a task-answering agent would end.
+ * Stores the task a run answering with a message became by pausing (as core's `converse` does):
+ * `input-required`, the caller's message and the question in its history, the pause's schema and
+ * state kept for the resume (never shown); the conversation points at it, so the next message of
+ * the context (or one naming the task) answers it.
+ */
+async function pausedTask(
+  runner: TaskRunner,
+  request: MessageReplyRequest,
+  message: CoreMessage,
+  end: InputRequiredEvent,
+): Promise<Task> {
+  const { contextId } = request;
+  const agentName = runner.agent.name;
+  const question: CoreMessage = { messageId: randomUuid(), role: 'agent', parts: end.question };
+  const created = await runner.store.create({
+    id: randomUuid(),
+    contextId,
+    agentName,
+    input: textOf(message.parts),
+    metadata: {},
+    messages: [message],
+    status: 'working',
+  });
+  await runner.conversations.append(contextId, {
+    agentName,
+    messages: [message, question],
+    waitingTaskId: created.id,
+  });
+  const inputRequest = {
+    ...(end.schema === undefined ? {} : { schema: end.schema }),
+    ...(end.state === undefined ? {} : { state: end.state }),
+  };
+  const paused = await runner.store.update(
+    created.id,
+    { status: 'input-required', statusMessage: question, messages: [question], inputRequest },
+    { expectedStatus: 'working' },
+  );
+  return a2aTaskOf(paused);
+}
+
+/** How many earlier messages of its conversation a message answer's run is handed at most. */
+const MAX_HISTORY = 100;
+
+/**
+ * Answers the task of a conversation that waits for input with the caller's message, through
+ * the runner (the agent runs again with its state and the history), and waits for it: a Message
+ * with the output once completed, else the task as it is (paused again, failed, canceled).
+ * Undefined when the task does not wait any more (the message then starts a new turn).
+ */
+async function answerWaiting(
+  runner: TaskRunner,
+  request: MessageReplyRequest,
+  taskId: string,
+  message: CoreMessage,
+  signal: AbortSignal,
+): Promise<Message | Task | undefined> {
+  let task: CoreTask;
+  try {
+    task = await runner.resumeAndWait(taskId, message, { signal });
+  } catch (error) {
+    if (error instanceof TaskNotWaitingError || error instanceof TaskNotFoundError)
+      return undefined;
+    throw error;
+  }
+  if (task.status !== 'completed') return a2aTaskOf(task);
+  return agentMessage('', request.contextId, [textPart(task.output ?? '')]);
+}
+
+/**
+ * Runs an agent to its end on a message (all its parts) and answers with an agent Message
+ * holding its output (in the message's conversation, without a task; the turn is recorded in
+ * the conversation). A conversation the caller named is read first: a task of it waiting for
+ * input is answered (see answerWaiting), else the run gets its history. When the run pauses, the
+ * answer is the task it became, in `input-required`; when it fails or is canceled, the failed or
+ * canceled Task, as a task-answering agent would end.
  */
 export async function replyToMessage(
-  agent: Agent,
+  runner: TaskRunner,
   request: MessageReplyRequest,
   signal: AbortSignal,
 ): Promise<Message | Task> {
+  const { agent } = runner;
   const { contextId } = request;
+  const message = coreMessageOf(request.message);
+  const options: AgentRunOptions = { signal, contextId };
   let streamed = '';
   try {
-    const events = pacedEvents(
-      agent.stream(textOfParts(request.message.parts), { signal, metadata: { contextId } }),
-    );
-    for await (const event of events) {
+    if (request.named === true) {
+      const conversation = await runner.conversations.get(contextId, { limit: MAX_HISTORY });
+      const waiting = conversation?.waitingTaskId;
+      const answered =
+        waiting === undefined
+          ? undefined
+          : await answerWaiting(runner, request, waiting, message, signal);
+      if (answered !== undefined) return answered;
+      if (conversation !== undefined) options.history = conversation.messages;
+    }
+    for await (const event of pacedEvents(agent.stream(message, options))) {
       if (event.type === 'text-delta') streamed += event.delta;
       else if (event.type === 'done') {
-        return agentMessage('', contextId, [textPart(checkedOutput(event.output, agent.name))]);
+        const output = checkedOutput(event.output, agent.name);
+        await runner.conversations.append(contextId, {
+          agentName: agent.name,
+          messages: [message, coreAgentMessage(output)],
+        });
+        return agentMessage('', contextId, [textPart(output)]);
+      } else if (event.type === 'input-required') {
+        return await pausedTask(runner, request, message, event);
       } else if (event.type === 'error') {
         if (signal.aborted) return canceledTask(request, streamed);
         return endedTask(

@@ -25,6 +25,7 @@ import type { TaskRunner } from '@agentport/core';
 import { randomUuid } from '@agentport/core/internal';
 import { callerSignalOf } from './abortable-call-context.ts';
 import { cancelInRunner } from './cancel-in-runner.ts';
+import { checkContext } from './context-check.ts';
 import { EventBatches } from './event-batches.ts';
 import { answerSend, type Started, streamResponses } from './fast-path-answers.ts';
 import { followTaskLog } from './follow-task-log.ts';
@@ -132,9 +133,9 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     }
     if (!this.#isNewWithoutPush(params)) {
       const running = this.#joinRunning(params, context);
-      return running === undefined
-        ? super.sendMessage(params, context)
-        : this.#followUp(running, params, context);
+      if (running !== undefined) return this.#followUp(running, params, context);
+      if (!params.message?.contextId) return super.sendMessage(params, context);
+      return checkContext(this.#runner, params).then(() => super.sendMessage(params, context));
     }
     return this.#send(params, context);
   }
@@ -148,9 +149,19 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
     if (refused !== undefined) return failedStream(refused);
     if (this.#card.capabilities?.streaming !== true || !this.#isNewWithoutPush(params)) {
       if (this.#card.capabilities?.streaming === true) this.#joinRunning(params, context);
-      return super.sendMessageStream(params, context);
+      if (!params.message?.contextId) return super.sendMessageStream(params, context);
+      return this.#checkedSdkStream(params, context);
     }
     return streamResponses(() => this.#begin(params, context), params, context);
+  }
+
+  /** The SDK's stream of a message, once its context has been checked (see checkContext). */
+  async *#checkedSdkStream(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    await checkContext(this.#runner, params);
+    yield* super.sendMessageStream(params, context);
   }
 
   /** The SDK's resubscribe, except that it stops when the caller goes (see subscribeToTask). */
@@ -240,9 +251,11 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
   ): Promise<Message | Task> {
     const message = params.message as Message;
     checkNewMessage(this.#card, this.#validateInputModes, message, context);
+    if (message.contextId) await checkContext(this.#runner, params);
     const signal = callerSignalOf(context);
     const contextId = message.contextId || randomUuid();
-    const result = await replier.reply({ message, contextId, signal });
+    const named = Boolean(message.contextId);
+    const result = await replier.reply({ message, contextId, signal, named });
     if ('messageId' in result || signal?.aborted) return result;
     await this.#store.save(result, context);
     return applyHistoryLength(result, params.configuration?.historyLength);
@@ -269,6 +282,7 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
 
   /** Loads the message's reference tasks, then starts its run (see #start). */
   async #begin(params: SendMessageRequest, context: ServerCallContext): Promise<Started> {
+    if (params.message?.contextId) await checkContext(this.#runner, params);
     const referenceTasks = await loadReferenceTasks(this.#store, params, context);
     return this.#start(params, context, referenceTasks);
   }
