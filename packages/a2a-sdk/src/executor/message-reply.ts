@@ -18,7 +18,6 @@ import {
   dataPart,
   failureParts,
   outputArtifact,
-  textOfParts,
   textPart,
 } from './parts.ts';
 import { now } from './timestamp.ts';
