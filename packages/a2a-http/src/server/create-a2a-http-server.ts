@@ -1,5 +1,6 @@
 import {
   type Agent,
+  type ConversationStore,
   createTaskRunner,
   InvalidInputError,
   type TaskRunner,
@@ -39,6 +40,13 @@ export interface A2AHttpServerOptions {
   store?: TaskStore;
   /** How many tasks run at once; the rest wait in `submitted` (default 16). */
   maxConcurrency?: number;
+  /**
+   * Where conversations live, by `contextId` (default: a new in-memory store); share one, with
+   * the task store, for the conversations of every surface and replica.
+   */
+  conversations?: ConversationStore;
+  /** How many earlier messages of its conversation a run is handed at most (default 100). */
+  maxHistory?: number;
   /** The largest accepted request body, in bytes (default 1 MiB). */
   maxBodyBytes?: number;
   /**
@@ -147,6 +155,8 @@ export function createA2AHttpServer(options: A2AHttpServerOptions): A2AHttpServe
     agent: options.agent,
     ...(options.store === undefined ? {} : { store: options.store }),
     ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
+    ...(options.conversations === undefined ? {} : { conversations: options.conversations }),
+    ...(options.maxHistory === undefined ? {} : { maxHistory: options.maxHistory }),
   });
   const refusing = new AbortController();
   const closing = new AbortController();

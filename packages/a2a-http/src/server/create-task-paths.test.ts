@@ -1,6 +1,6 @@
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Agent } from '@agentport/core';
-import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
+import { createBookingAgent, createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { listen } from '@agentport/http/node';
 import { type SentRequest, sendRequest } from '@agentport/http/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -117,6 +117,26 @@ const cases: Array<[string, SentRequest, boolean]> = [
     false,
   ],
   ['a chunked body', { path: '/tasks?wait=5', body: '{"input":"hi"}', chunked: true }, false],
+  [
+    'a create with parts',
+    { path: '/tasks?wait=5', body: '{"input":[{"kind":"text","text":"hi"}]}' },
+    true,
+  ],
+  [
+    'a create with a contextId',
+    { path: '/tasks?wait=5', body: '{"input":"hi","contextId":"c-1"}' },
+    true,
+  ],
+  ['malformed parts', { path: '/tasks', body: '{"input":[{"kind":"video"}]}' }, true],
+  ['a message for an unknown task', { path: '/tasks/nope/messages', body: '{"input":"hi"}' }, true],
+  [
+    'a message with malformed parts',
+    { path: '/tasks/nope/messages?wait=5', body: '{"input":[{"text":"hi"}]}' },
+    true,
+  ],
+  ['a message with a malformed wait', { path: '/tasks/x/messages?wait=no', body: '{}' }, true],
+  ['a message on a longer path', { path: '/tasks/a/b/messages', body: '{"input":"hi"}' }, false],
+  ['a message without an id', { path: '/tasks//messages', body: '{"input":"hi"}' }, false],
   ['a list', { method: 'GET', path: '/tasks' }, false],
   ['a trailing slash', { path: '/tasks/', body: '{"input":"hi"}' }, false],
   ['another route', { path: '/tasks/x/cancel', body: '{}' }, false],
@@ -148,6 +168,30 @@ describe('handleNode: POST /tasks answered on Node without Hono', () => {
     }
     // A malformed wait is refused by the create action itself, the same on both paths.
     expect(taken).toEqual([true, true, true, true, true, true, true]);
+  });
+
+  it('answers each turn of a booking conversation as the Hono routes do', async () => {
+    const { fast, hono, taken } = await startBoth(createBookingAgent());
+    const created = { path: '/tasks?wait=5', body: '{"input":"a table"}' };
+    const [first, firstOnHono] = await Promise.all([send(fast, created), send(hono, created)]);
+    expect(first).toEqual(firstOnHono);
+    expect(first.body).toMatchObject({ task: { status: 'input-required' } });
+    const ids = await Promise.all(
+      [fast, hono].map(async (url) => {
+        const { text } = await sendRequest(url, { method: 'GET', path: '/tasks' });
+        return JSON.parse(text).tasks[0].id as string;
+      }),
+    );
+    for (const input of ['4', '19:30']) {
+      const body = JSON.stringify({ input });
+      const [viaNode, viaHono] = await Promise.all([
+        send(fast, { path: `/tasks/${ids[0]}/messages?wait=5`, body }),
+        send(hono, { path: `/tasks/${ids[1]}/messages?wait=5`, body }),
+      ]);
+      expect(viaNode).toEqual(viaHono);
+      expect(viaNode.status).toBe(200);
+    }
+    expect(taken).toEqual([true, false, true, true]);
   });
 
   it('answers a failed task as the Hono route does', async () => {

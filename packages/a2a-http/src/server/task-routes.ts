@@ -1,4 +1,4 @@
-import { isSettledStatus, type Task, type TaskRunner } from '@agentport/core';
+import { isSettledStatus, type Task, type TaskRunner, userMessage } from '@agentport/core';
 import {
   agentInputOf,
   honoAction,
@@ -110,7 +110,9 @@ export function createTask(
   // run (its runner is closed or closing).
   if (options.refusing.aborted) return Promise.reject(new ShuttingDownError());
   const { runner } = options;
-  const input = agentInputOf(request.input);
+  // A string becomes a message too, so the task's history starts with what its caller said.
+  const input =
+    typeof request.input === 'string' ? userMessage(request.input) : agentInputOf(request.input);
   const { metadata, contextId } = request;
   // Built by hand: without a contextId or metadata (the common create) it stays empty.
   const submitOptions: { metadata?: Record<string, unknown>; contextId?: string; id?: string } = {};
