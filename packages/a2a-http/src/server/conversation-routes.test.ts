@@ -18,6 +18,7 @@ const servers: A2AHttpServer[] = [];
 const slowQuestion = defineAgent({
   name: 'painter',
   async *run() {
+    yield { type: 'text-delta', delta: 'Let me see. ' };
     await sleep(50);
     return inputRequired('Which color?', {
       schema: { type: 'string' },
