@@ -2,9 +2,12 @@ import {
   type Agent,
   type AgentEvent,
   AgentFailureError,
+  type AgentInput,
   type AgentPortError,
+  type AgentRunOptions,
   CancellationError,
   type ErrorEvent,
+  isTerminalEvent,
 } from '@agentport/core';
 import {
   checkedOutput,
@@ -28,16 +31,17 @@ function failureEvent(failure: AgentPortError): ErrorEvent {
  */
 export async function* runEvents(
   agent: Agent,
-  input: string,
-  signal: AbortSignal | undefined,
+  input: AgentInput,
+  options: AgentRunOptions,
 ): AsyncGenerator<AgentEvent, void, undefined> {
   let current = agent.name;
+  const { signal } = options;
   try {
-    const events = pacedEvents(agent.stream(input, signal === undefined ? {} : { signal }));
+    const events = pacedEvents(agent.stream(input, options));
     for await (const event of events) {
       if (event.type === 'handoff') current = event.to;
       yield event;
-      if (event.type === 'done' || event.type === 'error') return;
+      if (isTerminalEvent(event)) return;
     }
   } catch (error) {
     if (signal?.aborted) yield failureEvent(new CancellationError(undefined, { cause: error }));
@@ -77,51 +81,91 @@ interface PendingCall {
 }
 
 /**
- * Consumes a run's events into a RunResponse: the final output, the agent that produced it (the
- * target of the last handoff, else the agent that was asked) and every answered tool call in call
- * order; rejects with the error an `error` event reports.
+ * What a run's progress events say for its RunResponse: the agent that is running (the target of
+ * the last handoff, else the agent that was asked) and every answered tool call in call order.
+ * `see` never throws (it may watch a pushed stream): a field JSON cannot hold is kept as the
+ * run's failure, thrown by `toolCalls`.
  */
-export async function collectRun(
-  events: AsyncIterable<AgentEvent>,
-  agentName: string,
-): Promise<RunResponse> {
-  let current = agentName;
-  const calls: PendingCall[] = [];
-  for await (const event of events) {
+export class RunCollector {
+  agent: string;
+  /** Whether it saw the run (a run that ran as a task is read from the task's log instead). */
+  used = false;
+  readonly #calls: PendingCall[] = [];
+  #failure: unknown;
+
+  constructor(agentName: string) {
+    this.agent = agentName;
+  }
+
+  see(event: AgentEvent): void {
+    this.used = true;
+    try {
+      this.#see(event);
+    } catch (error) {
+      this.#failure ??= error;
+    }
+  }
+
+  #see(event: AgentEvent): void {
     switch (event.type) {
       case 'handoff':
-        current = event.to;
+        this.agent = event.to;
         break;
       case 'tool-call':
-        calls.push({
+        this.#calls.push({
           id: event.id,
           name: event.name,
-          input: toJsonText(event.input ?? {}, current),
+          input: toJsonText(event.input ?? {}, this.agent),
         });
         break;
       case 'tool-result': {
-        const call = calls.find((entry) => entry.id === event.id && entry.output === undefined);
-        if (call !== undefined) call.output = toOutputText(event.output, current);
-        break;
-      }
-      case 'error':
-        throw failures.get(event) ?? errorFromEvent(event, current);
-      case 'done': {
-        const toolCalls: ToolCallResult[] = calls.flatMap(({ name, input, output }) =>
-          output === undefined ? [] : [{ name, input, output }],
+        const call = this.#calls.find(
+          (entry) => entry.id === event.id && entry.output === undefined,
         );
-        return {
-          output: checkedOutput(event.output, current),
-          agent: current,
-          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-        };
+        if (call !== undefined) call.output = toOutputText(event.output, this.agent);
+        break;
       }
       default:
         break;
     }
   }
+
+  /** The answered tool calls, in call order; throws the failure `see` kept. */
+  toolCalls(): ToolCallResult[] {
+    if (this.#failure !== undefined) throw this.#failure;
+    return this.#calls.flatMap(({ name, input, output }) =>
+      output === undefined ? [] : [{ name, input, output }],
+    );
+  }
+}
+
+/**
+ * Consumes a run's events (as {@link runEvents} gives them) into a RunResponse of
+ * `conversationId`: the final output, the agent that produced it and every answered tool call in
+ * call order; rejects with the error an `error` event reports.
+ */
+export async function collectRun(
+  events: AsyncIterable<AgentEvent>,
+  agentName: string,
+  conversationId: string,
+): Promise<RunResponse> {
+  const collector = new RunCollector(agentName);
+  for await (const event of events) {
+    if (event.type === 'error') throw failures.get(event) ?? errorFromEvent(event, collector.agent);
+    if (event.type !== 'done') {
+      collector.see(event);
+      continue;
+    }
+    const toolCalls = collector.toolCalls();
+    return {
+      output: checkedOutput(event.output, collector.agent),
+      agent: collector.agent,
+      ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+      conversation_id: conversationId,
+    };
+  }
   throw new AgentFailureError({
-    agentName: current,
-    message: `Agent '${current}' ended without a result`,
+    agentName: collector.agent,
+    message: `Agent '${collector.agent}' ended without a result`,
   });
 }

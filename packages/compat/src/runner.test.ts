@@ -98,6 +98,7 @@ describe('Runner.run', () => {
     await expect(runner.run({ agent_name: 'echo', input: 'hello there' })).resolves.toEqual({
       output: 'hello there',
       agent: 'echo',
+      conversation_id: expect.any(String),
     });
   });
 
@@ -124,6 +125,7 @@ describe('Runner.run', () => {
         { name: 'shout', input: '{"text":"hi"}', output: 'HI' },
         { name: 'double', input: '{"n":42}', output: '84' },
       ],
+      conversation_id: expect.any(String),
     });
   });
 
@@ -132,6 +134,7 @@ describe('Runner.run', () => {
     await expect(runner.run({ agent_name: 'assistant', input: 'repeat hi you' })).resolves.toEqual({
       output: 'hi you',
       agent: 'echo',
+      conversation_id: expect.any(String),
     });
   });
 
@@ -163,6 +166,7 @@ describe('Runner.run', () => {
       output: 'leaf says 8',
       agent: 'leaf',
       tool_calls: [{ name: 'double', input: '{"n":4}', output: '8' }],
+      conversation_id: expect.any(String),
     });
     await expect(runner.run({ agent_name: 'middle', input: '1' })).resolves.toMatchObject({
       agent: 'leaf',

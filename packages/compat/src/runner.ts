@@ -1,18 +1,26 @@
 import {
   type Agent,
   type AgentEvent,
+  type AgentInput,
   AgentNotFoundError,
+  type AgentRunOptions,
+  type ConversationStore,
+  createMemoryConversationStore,
+  createMemoryTaskStore,
   DuplicateAgentError,
   InvalidInputError,
+  type TaskStore,
 } from '@agentport/core';
+import { ConversationRuns } from './conversation-runs.ts';
 import {
   type AgentDef,
+  type ParsedRunRequest,
   type RunRequest,
   type RunResponse,
   runRequestSchema,
 } from './definitions.ts';
 import { fromAgent } from './from-agent.ts';
-import { collectRun, runEvents } from './run-events.ts';
+import { runEvents } from './run-events.ts';
 
 /** Options of one run. */
 export interface RunOptions {
@@ -24,6 +32,13 @@ export interface RunOptions {
 export interface RunnerOptions {
   /** The agents to run by name (at least one, with distinct names); their handoff targets are added. */
   agents: readonly Agent[];
+  /**
+   * Where the tasks of runs that paused live (default a new in-memory store): share it with the
+   * other surfaces, and keep it when the Runner is made again, so a paused run can be answered.
+   */
+  store?: TaskStore;
+  /** Where conversations live (default a new in-memory store); share and keep it as `store`. */
+  conversations?: ConversationStore;
 }
 
 /** A run request that asks for the run's events. */
@@ -79,7 +94,7 @@ function registerAgents(agents: readonly Agent[]): Map<string, Agent> {
   return registry;
 }
 
-function parseRequest(request: unknown): RunRequest {
+function parseRequest(request: unknown): ParsedRunRequest {
   const result = runRequestSchema.safeParse(request);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
@@ -98,6 +113,10 @@ function parseRequest(request: unknown): RunRequest {
  */
 export function createRunner(options: RunnerOptions): Runner {
   const registry = registerAgents(options?.agents);
+  const conversations = new ConversationRuns(
+    options.store ?? createMemoryTaskStore(),
+    options.conversations ?? createMemoryConversationStore(),
+  );
   const definitions = new Map(
     [...registry.values()].sort(byName).map((agent) => [agent.name, fromAgent(agent)]),
   );
@@ -123,12 +142,11 @@ export function createRunner(options: RunnerOptions): Runner {
   ): AsyncIterable<AgentEvent> | Promise<RunResponse> {
     if (request?.stream === true) {
       const { agent_name, input } = parseRequest(request);
-      return runEvents(find(agent_name), input, options.signal);
+      return streamEvents(find(agent_name), input, options.signal);
     }
     try {
-      const { agent_name, input } = parseRequest(request);
-      const agent = find(agent_name);
-      return collectRun(runEvents(agent, input, options.signal), agent.name);
+      const { agent_name, input, conversation_id } = parseRequest(request);
+      return conversations.run(find(agent_name), input, conversation_id, options.signal);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -139,6 +157,18 @@ export function createRunner(options: RunnerOptions): Runner {
     listAgents: () => structuredClone([...definitions.values()]),
     getAgentDef: (name) => structuredClone(fromAgentName(definitions, name)),
   };
+}
+
+/** A streamed run's events: its new message, and the input items before it as its history. */
+function streamEvents(
+  agent: Agent,
+  input: ParsedRunRequest['input'],
+  signal: AbortSignal | undefined,
+): AsyncIterable<AgentEvent> {
+  const options: AgentRunOptions = signal === undefined ? {} : { signal };
+  if (typeof input === 'string') return runEvents(agent, input, options);
+  if (input.length > 1) options.history = input.slice(0, -1);
+  return runEvents(agent, input[input.length - 1] as AgentInput, options);
 }
 
 function fromAgentName(definitions: Map<string, AgentDef>, name: string): AgentDef {

@@ -104,12 +104,17 @@ describe('POST /runs', () => {
           output: '{"expression":"2 + 3","result":5}',
         },
       ],
+      conversation_id: expect.any(String),
     });
   });
 
   it('reports the handoff target as the agent', async () => {
     const response = await postRun({ agent_name: 'assistant', input: 'repeat over HTTP' });
-    expect(await response.json()).toEqual({ output: 'over HTTP', agent: 'echo' });
+    expect(await response.json()).toEqual({
+      output: 'over HTTP',
+      agent: 'echo',
+      conversation_id: expect.any(String),
+    });
   });
 
   it("streams one SSE event per agent event, numbered by its task's log from 3, ending with done", async () => {
@@ -167,7 +172,7 @@ describe('POST /runs', () => {
   it.each([
     [{ input: 'x' }, 'agent_name: is required'],
     [{ agent_name: 'echo' }, 'input: is required'],
-    [{ agent_name: 'echo', input: 3 }, 'input: must be a string'],
+    [{ agent_name: 'echo', input: 3 }, 'input: must be a string or a list of input items'],
     [{ agent_name: '', input: 'x' }, 'agent_name: must not be empty'],
     // As on the REST surface: an empty input is refused.
     [{ agent_name: 'echo', input: '' }, 'input: must not be empty'],

@@ -8,7 +8,7 @@ import {
 } from '@agentport/http';
 import { DEFAULT_STREAM_RETAIN_MS, StreamRuns } from '@agentport/http/internal';
 import { Hono } from 'hono';
-import { runRequestSchema } from '../definitions.ts';
+import { checkedRunRequestSchema } from '../definitions.ts';
 import type { Runner } from '../runner.ts';
 import { rejoinRun, streamRun } from './compat-stream.ts';
 
@@ -83,13 +83,13 @@ export function createCompatApp(options: CompatAppOptions): Hono {
   app.all('/agents/:name', methodNotAllowed(['GET', 'HEAD']));
 
   app.post('/runs', limitBody(options.maxBodyBytes), async (context) => {
-    const request = await parseJsonBody(context, runRequestSchema);
-    if (request.stream !== true) {
+    const { request, parsed } = await parseJsonBody(context, checkedRunRequestSchema);
+    if (parsed.stream !== true) {
       return context.json(
         await runner.run({ ...request, stream: false }, { signal: context.req.raw.signal }),
       );
     }
-    return streamRun(context, runs, runner, request, streamOptions);
+    return streamRun(context, runs, runner, { request, parsed }, streamOptions);
   });
   app.all('/runs', methodNotAllowed(['POST']));
   app.get('/runs/:id/stream', (context) => rejoinRun(context, runs, runner, streamOptions));

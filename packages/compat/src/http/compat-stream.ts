@@ -1,4 +1,4 @@
-import type { AgentRunOptions } from '@agentport/core';
+import { type AgentRunOptions, textOf } from '@agentport/core';
 import { type ActionStreamOptions, openSSE } from '@agentport/http';
 import {
   rejoinStream,
@@ -7,16 +7,25 @@ import {
   type StreamRuns,
 } from '@agentport/http/internal';
 import type { Context } from 'hono';
-import type { RunRequest } from '../definitions.ts';
+import type { ParsedRunRequest, RunRequest } from '../definitions.ts';
 import type { Runner } from '../runner.ts';
 
-/** A run of the runner by the name of the agent asked, as a stream run's agent. */
-function runnerAgent(runner: Runner, name: string): StreamedAgent {
+/**
+ * A run of the runner by the name of the agent asked, as a stream run's agent: the request as
+ * sent (the run's text is the task's input; the runner reads the input items themselves).
+ */
+function runnerAgent(runner: Runner, request: RunRequest): StreamedAgent {
   return {
-    name,
-    stream: (input: string, options?: AgentRunOptions) =>
-      runner.run({ agent_name: name, input, stream: true }, options),
+    name: request.agent_name,
+    stream: (_text: string, options?: AgentRunOptions) =>
+      runner.run({ ...request, stream: true }, options),
   };
+}
+
+/** The text of a run's new message: its string input, or the last input item's text parts. */
+function inputText(input: ParsedRunRequest['input']): string {
+  if (typeof input === 'string') return input;
+  return textOf(input[input.length - 1]?.parts ?? []);
 }
 
 /**
@@ -29,13 +38,14 @@ export function streamRun(
   context: Context,
   runs: StreamRuns,
   runner: Runner,
-  request: RunRequest,
+  checked: { request: RunRequest; parsed: ParsedRunRequest },
   options: ActionStreamOptions,
 ): Promise<Response> {
-  const { agent_name, input } = request;
-  runner.getAgentDef(agent_name);
+  const { request, parsed } = checked;
+  runner.getAgentDef(parsed.agent_name);
+  const input = inputText(parsed.input);
   return runs
-    .start(runnerAgent(runner, agent_name), input)
+    .start(runnerAgent(runner, request), input)
     .then((run) => openRunStream(context, run, input, options));
 }
 
