@@ -30,6 +30,33 @@ describe('foldTaskEvent', () => {
     });
   });
 
+  it("keeps a pause's inputSchema while paused, and drops it once the task runs again", () => {
+    const message = { messageId: 'q', role: 'agent', parts: [{ kind: 'text', text: 'How many?' }] };
+    const schema = { type: 'integer' };
+    const at = '2026-01-01T00:00:01.000Z';
+    const paused = fold(task, 5, {
+      type: 'status-update',
+      status: 'input-required',
+      timestamp: at,
+      message,
+      inputSchema: schema,
+    });
+    expect(paused).toMatchObject({
+      status: 'input-required',
+      statusMessage: message,
+      inputSchema: schema,
+    });
+    const stillPaused = fold(paused, 6, {
+      type: 'status-update',
+      status: 'input-required',
+      timestamp: at,
+    });
+    expect(stillPaused.inputSchema).toEqual(schema);
+    const working = fold(paused, 7, { type: 'status-update', status: 'working', timestamp: at });
+    expect(working.inputSchema).toBeUndefined();
+    expect(working.statusMessage).toBeUndefined();
+  });
+
   it('adds a message to the history', () => {
     const message = { messageId: 'm1', role: 'agent', parts: [{ kind: 'text', text: 'hi' }] };
     expect(fold(task, 5, { type: 'message', message }).messages).toEqual([message]);
