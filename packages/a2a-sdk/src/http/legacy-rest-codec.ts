@@ -141,7 +141,13 @@ export function decodeLegacySendMessage(body: unknown): Json {
   if (isSet(object.configuration)) {
     const raw = isObject(object.configuration) ? object.configuration : {};
     const push = field(raw, 'pushNotification', 'push_notification');
+    // Kept (the SDK's Express router drops it): the v0.3 JSON-RPC binding honours it on a send.
+    // Protobuf JSON may send an int32 as a string; anything else reaches the handler's check.
+    const history = field(raw, 'historyLength', 'history_length');
     configuration = {
+      ...(isSet(history)
+        ? { historyLength: typeof history === 'string' ? Number(history) : history }
+        : {}),
       // Protobuf JSON leaves a false bool out: the official clients send a non-blocking request
       // as a configuration without `blocking` (unlike v0.3 JSON-RPC, see json-rpc-route.ts).
       blocking: isSet(raw.blocking) ? Boolean(raw.blocking) : false,
