@@ -217,7 +217,7 @@ describe('POST /runs conversations', () => {
     const results = await Promise.all([postRun(app, answer), postRun(app, answer)]);
     expect(results.map((result) => result.status).sort()).toEqual([200, 409]);
     const refused = results.find((result) => result.status === 409);
-    expect((refused?.body.error as { code: string }).code).toBe('task_not_waiting');
+    expect(refused?.body.error).toMatchObject({ code: 'task_not_waiting' });
     const answered = results.find((result) => result.status === 200);
     expect(answered?.body.output).toBe('What time? (HH:MM)');
   });
@@ -233,7 +233,7 @@ describe('Runner.run of a paused run', () => {
     const leaf = defineAgent({
       name: 'leaf',
       async *run(input) {
-        return `leaf got ${input}`;
+        yield { type: 'text-delta', delta: `leaf got ${input}` };
       },
     });
     const approver = defineAgent({
