@@ -104,6 +104,37 @@ describe('createAgentCard', () => {
   });
 });
 
+describe('the card input and output modes', () => {
+  it('says text and JSON by default, and the media types an agent is given', () => {
+    const plain = createAgentCard({ agent: createEchoAgent(), card: config });
+    expect([plain.defaultInputModes, plain.defaultOutputModes]).toEqual([
+      ['text/plain', 'application/json'],
+      ['text/plain', 'application/json'],
+    ]);
+    const files = createAgentCard({
+      agent: createAssistantAgent(),
+      card: config,
+      inputModes: ['text/plain', 'image/*', 'application/pdf'],
+      outputModes: ['text/markdown'],
+    });
+    expect(files.defaultInputModes).toEqual(['text/plain', 'image/*', 'application/pdf']);
+    expect(files.defaultOutputModes).toEqual(['text/markdown']);
+    expect(toLegacyAgentCard(files).defaultInputModes).toEqual(files.defaultInputModes);
+  });
+
+  it('refuses modes that are not a non-empty list of media types, naming the option', () => {
+    const agent = createEchoAgent();
+    for (const inputModes of [[], ['text'], [''], [42 as unknown as string]]) {
+      expect(() => createAgentCard({ agent, card: config, inputModes })).toThrow(
+        expect.objectContaining({ code: 'invalid_input', field: 'inputModes' }),
+      );
+    }
+    expect(() => createAgentCard({ agent, card: config, outputModes: ['a b/c'] })).toThrow(
+      InvalidInputError,
+    );
+  });
+});
+
 describe('toLegacyAgentCard', () => {
   it('makes the v0.3 hybrid card: v0.3 fields from the v0.3 interfaces, plus the v1.0 list', () => {
     const card = createAgentCard({

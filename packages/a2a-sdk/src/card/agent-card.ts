@@ -36,6 +36,15 @@ export interface AgentCardOptions {
    * `apiKeyHeader`, the same key in that header instead (either will do).
    */
   bearerAuth?: { description?: string; apiKeyHeader?: string };
+  /**
+   * The media types the agent takes in a message's parts, the card's `defaultInputModes`
+   * (default `['text/plain', 'application/json']`: text and data parts). An agent that reads
+   * files lists theirs too (`['text/plain', 'application/json', 'image/png']`); with the SDK's
+   * `validateInputModes` on, a part of another media type is refused (ContentTypeNotSupported).
+   */
+  inputModes?: readonly string[];
+  /** The media types the agent answers with, the card's `defaultOutputModes` (same default). */
+  outputModes?: readonly string[];
 }
 
 /** The path of the JSON-RPC endpoint relative to the mount. */
@@ -46,6 +55,21 @@ export const REST_PATH = '/rest';
 export const AGENT_CARD_ROUTE = '/.well-known/agent-card.json';
 
 const TEXT_MODES = ['text/plain', 'application/json'];
+const MEDIA_TYPE = /^[\w!#$&^.+-]+\/[\w!#$&^.+*-]+$/;
+
+/** The card's modes of an option: its media types, checked; the text modes without one. */
+function modesOf(modes: readonly string[] | undefined, field: string): string[] {
+  if (modes === undefined) return [...TEXT_MODES];
+  if (!Array.isArray(modes) || modes.length === 0) {
+    throw new InvalidInputError(`${field} must be a non-empty list of media types`, { field });
+  }
+  for (const mode of modes) {
+    if (typeof mode !== 'string' || !MEDIA_TYPE.test(mode)) {
+      throw new InvalidInputError(`${field} holds '${String(mode)}', not a media type`, { field });
+    }
+  }
+  return [...modes];
+}
 
 function absoluteUrl(url: string): string {
   const parsed = parseAbsoluteUrl(url, 'A2A server url');
@@ -203,8 +227,8 @@ export function createAgentCard(options: AgentCardOptions): AgentCard {
       extendedAgentCard: false,
     },
     ...bearerSecurity(options.bearerAuth),
-    defaultInputModes: [...TEXT_MODES],
-    defaultOutputModes: [...TEXT_MODES],
+    defaultInputModes: modesOf(options.inputModes, 'inputModes'),
+    defaultOutputModes: modesOf(options.outputModes, 'outputModes'),
     skills: createAgentSkills(agent),
     signatures: [],
   };
