@@ -3,6 +3,7 @@ export type {
   FlatToolDef,
   FunctionDef,
   Handoff,
+  Interruption,
   JsonObjectSchema,
   RunRequest,
   RunResponse,
@@ -13,6 +14,16 @@ export { runRequestSchema } from './definitions.ts';
 export { fromFlatToolDef, toFlatToolDef, toJsonObjectSchema } from './flat-tool.ts';
 export { fromAgent, fromHandoffs, fromTools, handoffToolName } from './from-agent.ts';
 export { type CompatAppOptions, createCompatApp } from './http/compat-app.ts';
+export type {
+  InputContent,
+  InputFileContent,
+  InputImageContent,
+  InputItem,
+  InputMessageItem,
+  InputTextContent,
+  OutputTextContent,
+  RefusalContent,
+} from './input-items.ts';
 export {
   createRunner,
   type Runner,

@@ -270,4 +270,34 @@ describe('Runner.run of a paused run', () => {
       conversation_id: first.conversation_id,
     });
   });
+
+  it('is answered through a Runner made again over the same stores (as the gateway does)', async () => {
+    const store = createMemoryTaskStore();
+    const conversations = createMemoryConversationStore();
+    const options = { agents: [createBookingAgent()], store, conversations };
+    const first = await createRunner(options).run({ agent_name: 'booking', input: 'hi' });
+    const again = createRunner(options);
+    const answer = { agent_name: 'booking', conversation_id: first.conversation_id };
+    await expect(again.run({ ...answer, input: '3' })).resolves.toMatchObject({
+      interruption: { question: 'What time? (HH:MM)', task_id: first.interruption?.task_id },
+    });
+    await expect(again.run({ ...answer, input: '12:00' })).resolves.toEqual({
+      output: 'Booked a table for 3 at 12:00.',
+      agent: 'booking',
+      conversation_id: first.conversation_id,
+    });
+  });
+
+  it('starts over in a Runner of its own stores, which never saw the conversation', async () => {
+    const first = await createRunner({ agents: [createBookingAgent()] }).run({
+      agent_name: 'booking',
+      input: 'hi',
+    });
+    const other = await createRunner({ agents: [createBookingAgent()] }).run({
+      agent_name: 'booking',
+      input: '3',
+      conversation_id: first.conversation_id,
+    });
+    expect(other.output).toBe('For how many people?');
+  });
 });
