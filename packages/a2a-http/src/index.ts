@@ -37,8 +37,12 @@ export {
   type CreateTaskRequest,
   createTaskRequestSchema,
   listTasksQuerySchema,
+  MAX_CONTEXT_ID_LENGTH,
   MAX_METADATA_DEPTH,
   MAX_WAIT_SECONDS,
+  type SendMessageRequest,
+  sendMessageRequestSchema,
   taskSchema,
   waitQuerySchema,
 } from './wire/task-schemas.ts';
+export type { A2ATask, A2ATaskPage } from './wire/wire-task.ts';
