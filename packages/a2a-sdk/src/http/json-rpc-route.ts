@@ -19,6 +19,7 @@ import type { Context, Handler } from 'hono';
 import { type A2AUserBuilder, buildCallContext, extensionHeaders } from './call-context.ts';
 import { readExpressJson, TOO_DEEP } from './express-json.ts';
 import { VERSION_HEADER } from './header-names.ts';
+import { endsAtPause } from './legacy-final.ts';
 
 /** Options of the JSON-RPC handler. */
 export interface JsonRpcRouteOptions {
@@ -139,6 +140,15 @@ function failsAsSse(body: unknown, versionHeader: string | undefined): boolean {
   return method === LEGACY_METHOD_MESSAGE_STREAM && versionHeader === undefined;
 }
 
+/** A v0.3 stream event's envelope as JSON, an input-required status update marked `final`. */
+function encodeLegacyEnvelope(value: unknown): string {
+  const result = (value as { result?: { kind?: unknown; final?: unknown } } | undefined)?.result;
+  if (result !== undefined && result.final !== true && endsAtPause(result)) {
+    return JSON.stringify({ ...(value as object), result: { ...result, final: true } });
+  }
+  return JSON.stringify(value);
+}
+
 /** Whether a JSON-RPC call subscribes to a task's events (`SubscribeToTask`, v0.3's resubscribe). */
 function isSubscription(body: unknown): boolean {
   const method = (body as { method?: unknown } | undefined)?.method;
@@ -243,7 +253,7 @@ export function createJsonRpcHandler(options: JsonRpcRouteOptions): Handler {
         return context.json(errorEnvelope(first.error), 200, headers);
       }
       return sseResponse(iterator, first, {
-        encode: (value) => JSON.stringify(value),
+        encode: legacy ? encodeLegacyEnvelope : (value) => JSON.stringify(value),
         encodeError: (error) => JSON.stringify(errorEnvelope(error)),
         headers: { ...SSE_HEADERS, ...headers },
         stopWhenGone: isSubscription(body),

@@ -1,4 +1,5 @@
 import { LegacyA2AError } from '@a2a-js/sdk/compat/v0_3/server';
+import { endsAtPause } from './legacy-final.ts';
 
 /**
  * The A2A v0.3 HTTP+JSON wire format (v0.3 protobuf JSON: `content` parts, `TASK_STATE_*`,
@@ -252,7 +253,10 @@ export function encodeLegacyEvent(value: LegacyEvent): Json {
         statusUpdate: event(
           value.taskId,
           value.contextId,
-          { status: encodeStatus(value.status), ...(value.final ? { final: true } : {}) },
+          {
+            status: encodeStatus(value.status),
+            ...(value.final || endsAtPause(value) ? { final: true } : {}),
+          },
           value.metadata,
         ),
       };
