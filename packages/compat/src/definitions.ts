@@ -89,11 +89,13 @@ const { $schema: _dialect, ...inputJsonSchema } = z.toJSONSchema(
  */
 const runInputSchema = z
   .unknown()
-  .transform((value, context): string | Message[] =>
-    Array.isArray(value)
+  .transform((value, context): string | Message[] => {
+    // A non-empty string, the common input, is taken as it is without a schema's parse.
+    if (typeof value === 'string' && value.length > 0) return value;
+    return Array.isArray(value)
       ? parsedWith(inputItemsSchema, value, context)
-      : parsedWith(textInput, value, context),
-  )
+      : parsedWith(textInput, value, context);
+  })
   .meta({
     ...inputJsonSchema,
     description:
