@@ -235,3 +235,21 @@ describe.each(FLAVOURS.filter((flavour) => flavour.version === '1.0'))(
     });
   },
 );
+
+describe.each(FLAVOURS)(
+  'SubscribeToTask of a task waiting for input over $binding (A2A $version)',
+  (flavour) => {
+    it('gives the task, then its input-required status with the question, and ends', async () => {
+      const client = await officialClient(booking.cardUrl, flavour);
+      const first = asTask(await client.sendMessage(messageTo('table')));
+      const events = await collect(client.resubscribeTask({ tenant: '', id: first.id }));
+      expect(kindsOf(events)).toEqual(['task', 'statusUpdate:TASK_STATE_INPUT_REQUIRED']);
+      const last = events.at(-1)?.payload;
+      expect(last?.$case === 'statusUpdate' && textOf(last.value.status?.message?.parts)).toBe(
+        'For how many people?',
+      );
+      const read = await client.getTask({ tenant: '', id: first.id, historyLength: undefined });
+      expect(read.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    });
+  },
+);

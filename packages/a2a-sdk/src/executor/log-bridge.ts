@@ -177,5 +177,15 @@ export async function publishTaskLog(
       from = snapshot.seq;
     }
   }
-  if (options.signal?.aborted !== true) reader.closed();
+  if (options.signal?.aborted === true) return;
+  // The log ended without its end in it: the task paused before the reading began (a
+  // subscription to a task waiting for input), or the runner closed (what it ran is canceled).
+  const snapshot = await runner.get(task.id).catch(() => undefined);
+  if (
+    snapshot === undefined ||
+    !isInterruptedStatus(snapshot.status) ||
+    !reader.catchUp(snapshot)
+  ) {
+    reader.closed();
+  }
 }
