@@ -13,13 +13,7 @@ import {
 } from '@agentport/core';
 import { checkedOutput, pacedEvents, randomUuid } from '@agentport/core/internal';
 import { a2aTaskOf, coreMessageOf } from '../store/task-view.ts';
-import {
-  agentMessage,
-  dataPart,
-  failureParts,
-  outputArtifact,
-  textPart,
-} from './parts.ts';
+import { agentMessage, dataPart, failureParts, outputArtifact, textPart } from './parts.ts';
 import { now } from './timestamp.ts';
 
 /** A message to answer with a message: what the caller sent, in which conversation. */
