@@ -1,3 +1,8 @@
-export { rejoinStream } from '../stream-runs/rejoin-stream.ts';
+export { rejoinStream, taskLogStream } from '../stream-runs/rejoin-stream.ts';
 export type { StreamedAgent, StreamRun, StreamRunHost } from '../stream-runs/stream-run.ts';
-export { DEFAULT_STREAM_RETAIN_MS, StreamRuns } from '../stream-runs/stream-runs.ts';
+export {
+  DEFAULT_STREAM_RETAIN_MS,
+  type StreamRunStartOptions,
+  StreamRuns,
+  type StreamRunsOptions,
+} from '../stream-runs/stream-runs.ts';

@@ -1,6 +1,8 @@
 import {
   followTaskEvents,
+  isInterruptedStatus,
   isTerminalStatus,
+  type Task,
   TaskNotFoundError,
   type TaskStatusUpdateEvent,
 } from '@agentport/core';
@@ -10,16 +12,20 @@ import type { ActionStreamOptions } from '../route-action.ts';
 import { type SSEWriter, sseErrorMessage } from '../sse/sse-writer.ts';
 import { openSSE } from '../sse/stream-sse.ts';
 import type { StreamRuns } from './stream-runs.ts';
-import { endMessage, isProgress, progressMessage } from './task-sse.ts';
+import { endMessage, isStreamed, pauseMessage, progressMessage } from './task-sse.ts';
 
 /** Characters written before the replay waits for the reader to catch up (as a2a-http's events). */
 const WRITTEN_BEFORE_DRAIN = 64 * 1024;
 
-/** Writes a run's log after `after` as its stream, live to its end; a reader keeps the run going. */
+/**
+ * Writes a run's log after `after` as its stream, live to its end (or to its task's pause for
+ * the caller, `input-required`, as the run's own stream ended); a reader keeps the run going.
+ */
 async function writeRejoined(
   writer: SSEWriter,
   runs: StreamRuns,
   id: string,
+  contextId: string,
   after: number,
 ): Promise<void> {
   const run = runs.get(id);
@@ -30,7 +36,7 @@ async function writeRejoined(
       after,
       signal: writer.signal,
     })) {
-      if (isProgress(event)) {
+      if (isStreamed(event)) {
         const message = progressMessage(seq, event);
         if (!writer.write(message)) return;
         written += message.data.length;
@@ -41,7 +47,12 @@ async function writeRejoined(
         continue;
       }
       const update = event as TaskStatusUpdateEvent;
-      if (event.type !== 'status-update' || !isTerminalStatus(update.status)) continue;
+      if (event.type !== 'status-update') continue;
+      if (isInterruptedStatus(update.status)) {
+        writer.write(pauseMessage(seq, update, undefined, id, contextId));
+        return;
+      }
+      if (!isTerminalStatus(update.status)) continue;
       const output =
         update.status === 'completed' && update.output === undefined
           ? (await runs.store.get(id))?.output
@@ -59,7 +70,7 @@ async function writeRejoined(
 
 /**
  * The stream of a run rejoined after `Last-Event-ID` (or `?lastEventId`; without one, from its
- * start), the same events as the run's own stream sent, then live to its end (REST's
+ * start), the same events as the run's own stream sent, then live to its end or its pause (REST's
  * `GET /{name}/tasks/{id}/stream`, compat's `GET /runs/{id}/stream`). What would fail its first
  * read is a JSON error before it starts, as on a2a-http's `GET /tasks/{id}/events`: 404 for an
  * unknown task or one of an agent `serves` refuses, 400 for an id that is not a number or is
@@ -76,5 +87,25 @@ export async function rejoinStream(
   const task = await runs.store.get(id);
   if (task === undefined || !serves(task.agentName)) throw new TaskNotFoundError(id);
   await runs.store.events(id, { after, limit: 1 });
-  return openSSE(context, (writer) => void writeRejoined(writer, runs, id, after), options);
+  return taskLogStream(context, runs, task, after, options);
+}
+
+/**
+ * The stream of a task's log after `after`, in a run's stream format, live to the task's end or
+ * its pause (`input-required`): what a rejoin sends once checked, and how a surface streams a
+ * task it resumed (after the seq of the resumed task) when no stream run of its own runs it.
+ */
+export function taskLogStream(
+  context: Context,
+  runs: StreamRuns,
+  task: Task,
+  after: number,
+  options: ActionStreamOptions,
+): Response {
+  const { id, contextId } = task;
+  return openSSE(
+    context,
+    (writer) => void writeRejoined(writer, runs, id, contextId, after),
+    options,
+  );
 }

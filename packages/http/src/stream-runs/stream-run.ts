@@ -2,10 +2,17 @@ import {
   type Agent,
   type AgentEvent,
   AgentFailureError,
+  type AgentInput,
   type AgentPortError,
+  type AgentRunOptions,
+  type ArtifactUpdateEvent,
   CancellationError,
+  type ConversationStore,
+  isInterruptedStatus,
   isTerminalStatus,
+  type Message,
   type Task,
+  type TaskArtifactChunk,
   type TaskEvent,
   type TaskPatch,
   type TaskProgressEvent,
@@ -18,13 +25,24 @@ import {
   type AgentEventObserver,
   afterMicrotasks,
   checkedOutput,
-  errorFromEvent,
   observeAgentEvents,
-  taskProgressFault,
   toAgentFailure,
 } from '@agentport/core/internal';
 import { type SSEWriter, sseErrorMessage } from '../sse/sse-writer.ts';
-import { endMessage, isProgress, progressMessage } from './task-sse.ts';
+import {
+  chunkOf,
+  endOf,
+  failedEnd,
+  faultOf,
+  hasChunks,
+  isTerminalConflict,
+  type PendingEvent,
+  type RunEnd,
+  recordTurn,
+  withProgress,
+  writeInOrder,
+} from './stream-run-writes.ts';
+import { endMessage, isProgress, isStreamed, pauseMessage, progressMessage } from './task-sse.ts';
 
 /** What a stream run runs: an agent, or anything that streams a run by an agent's name (a runner). */
 export type StreamedAgent = Pick<Agent, 'name' | 'stream'>;
@@ -36,6 +54,8 @@ export interface StreamRunHost {
   readonly graceMs: number;
   /** Aborted on shutdown: a run whose reader leaves then is canceled at once. */
   readonly closing: AbortSignal;
+  /** Where a run records its turn (the message and the answer, or the question), if anywhere. */
+  readonly conversations?: ConversationStore | undefined;
   /** The run is over (its task is terminal): forget it. */
   ended(run: StreamRun): void;
 }
@@ -46,25 +66,27 @@ const CANCEL: TaskPatch = Object.freeze({ status: 'canceled' });
 const STREAM_LEFT = new CancellationError('The run was canceled');
 const ignore = (): void => undefined;
 
-/** The end of a run as the agent gave it (or as it failed): its patch and its SSE data. */
-interface RunEnd {
-  patch: TaskPatch;
-  json: string;
-}
-
 /**
- * One streamed run (REST's `POST /{name}/stream`, compat's `POST /runs`), a task of its store: the agent's events go to the task's log
- * (those of one turn in one write, the last ones with the update that ends it), and the stream's
- * reader is written what the store says it appended, in its order and with its sequence numbers,
- * as the store tells its listener (`changed`), in the same step: a cancel from anywhere lands in
- * the stream where it lands in the log. The reader leaving starts a grace period; a run nobody
- * reads (nor rejoins) when it runs out is canceled, which aborts its agent.
+ * One streamed run (REST's `POST /{name}/stream`, compat's `POST /runs`), a task of its store:
+ * the agent's events go to the task's log (those of one turn in one write, the last ones with
+ * the update that ends it; artifact chunks as updates of its artifacts, in order), and the
+ * reader is written what the store says it appended, in its order and with its sequence
+ * numbers, as the store tells its listener (`changed`), in the same step: a cancel from anywhere
+ * lands in the stream where it lands in the log. The reader leaving starts a grace period; a run
+ * nobody reads (nor rejoins) when it runs out is canceled, which aborts its agent. A run whose
+ * agent pauses (`input-required`) ends there, its task waiting for the caller's answer.
  */
 export class StreamRun implements AgentEventObserver {
   readonly id: string;
+  /** The conversation of the run's task. */
+  readonly contextId: string;
   readonly #host: StreamRunHost;
   readonly #agent: StreamedAgent;
   readonly #controller = new AbortController();
+  /** The caller's message as the task holds it (the store's copy), when it holds one. */
+  readonly #message: Message | undefined;
+  /** The conversation's earlier messages, until the agent is handed them. */
+  #history: readonly Message[] | undefined;
   /** The stream's own reader, until it leaves. */
   #writer: SSEWriter | undefined;
   /** The sequence number of the last event of the log this run has been told of. */
@@ -72,8 +94,8 @@ export class StreamRun implements AgentEventObserver {
   /** The readers that rejoined it (streams of its log), which keep it going without `#writer`. */
   #readers = 0;
   #grace: ReturnType<typeof setTimeout> | undefined;
-  /** The agent's events not given to the store yet, and their SSE data. */
-  #pending: TaskProgressEvent[] | undefined;
+  /** The agent's events not given to the store yet, and their SSE data (progress events only). */
+  #pending: PendingEvent[] | undefined;
   #pendingJson: string[] | undefined;
   /** The SSE data of the events of the store write under way, for `changed` to send. */
   #writingJson: readonly string[] | undefined;
@@ -82,22 +104,36 @@ export class StreamRun implements AgentEventObserver {
   #scheduled = false;
   /** The run's end, once the agent gave it: no more events are taken. */
   #end: RunEnd | undefined;
-  /** The task is terminal: the run is over. */
+  /** The task is over for this run (terminal, or paused for its caller). */
   #ended = false;
 
-  constructor(host: StreamRunHost, agent: StreamedAgent, id: string, seen: number) {
+  constructor(host: StreamRunHost, agent: StreamedAgent, task: Task, history?: readonly Message[]) {
     this.#host = host;
     this.#agent = agent;
-    this.id = id;
-    this.#seen = seen;
+    this.id = task.id;
+    this.contextId = task.contextId;
+    this.#seen = task.seq;
+    this.#message = task.messages[0];
+    this.#history = history;
   }
 
-  /** Starts the agent, its events streamed to `writer` (the run's own reader). */
-  open(writer: SSEWriter, input: string): void {
+  /**
+   * Starts the agent, its events streamed to `writer` (the run's own reader): it is handed
+   * `input` (default: the caller's message as the task holds it), the conversation's earlier
+   * messages, the `contextId` and the `taskId`.
+   */
+  open(writer: SSEWriter, input?: AgentInput): void {
     this.#writer = writer;
+    const options: AgentRunOptions = {
+      signal: this.#controller.signal,
+      contextId: this.contextId,
+      taskId: this.id,
+    };
+    if (this.#history !== undefined) options.history = this.#history;
+    this.#history = undefined;
     let events: AsyncIterable<AgentEvent>;
     try {
-      events = this.#agent.stream(input, { signal: this.#controller.signal });
+      events = this.#agent.stream(input ?? (this.#message as Message), options);
     } catch (error) {
       this.error(error);
       return;
@@ -110,29 +146,22 @@ export class StreamRun implements AgentEventObserver {
     const { type, ...data } = event;
     let json: string;
     try {
+      const fault = faultOf(event);
+      if (fault !== undefined) throw new TypeError(`Agent '${this.#agent.name}' yielded ${fault}`);
       if (type === 'done') checkedOutput(event.output, this.#agent.name);
-      else if (type !== 'error') {
-        const fault = taskProgressFault(event);
-        if (fault !== undefined)
-          throw new TypeError(`Agent '${this.#agent.name}' yielded ${fault}`);
-      }
-      json = JSON.stringify(data);
+      json = type === 'input-required' ? '' : JSON.stringify(data);
     } catch (cause) {
       // An event the log could not keep or the stream could not send (a BigInt, a cycle, a
       // line break in its type, an output that is not a string): the agent's mistake.
       this.#fail(new AgentFailureError({ agentName: this.#agent.name, cause }));
       return false;
     }
-    if (type === 'done') {
-      this.#finish({ patch: { status: 'completed', output: event.output }, json });
+    if (type === 'done' || type === 'error' || type === 'input-required') {
+      this.#finish(endOf(event, json, this.#agent.name, this.id, this.contextId));
       return false;
     }
-    if (type === 'error') {
-      const { code, message } = errorFromEvent(event, this.#agent.name);
-      this.#finish({ patch: { status: 'failed', error: { code, message } }, json });
-      return false;
-    }
-    this.#add(event as TaskProgressEvent, json);
+    if (type === 'artifact-update') this.#add(chunkOf(event as ArtifactUpdateEvent), undefined);
+    else this.#add(event as TaskProgressEvent, json);
     return true;
   }
 
@@ -212,30 +241,37 @@ export class StreamRun implements AgentEventObserver {
     this.#grace = undefined;
   }
 
-  /** One event of the log, at `seq`, to the reader; the terminal one ends the run. */
+  /** One event of the log, at `seq`, to the reader; the terminal one (or a pause) ends the run. */
   #deliver(seq: number, event: TaskEvent, json: string | undefined, output?: string): void {
     this.#seen = seq;
-    if (isProgress(event)) {
+    if (isStreamed(event)) {
       this.#writer?.write(progressMessage(seq, event, json));
       return;
     }
     if (event.type !== 'status-update') return;
     const update = event as TaskStatusUpdateEvent;
-    if (isTerminalStatus(update.status)) this.#close(seq, update, output);
+    if (isTerminalStatus(update.status) || isInterruptedStatus(update.status))
+      this.#close(seq, update, output);
   }
 
-  /** The task ended (the agent's end, a cancel, a failure): the last event, and the run is over. */
+  /** The task ended (the agent's end or pause, a cancel, a failure): the last event, and the run is over. */
   #close(seq: number, update: TaskStatusUpdateEvent, output: string | undefined): void {
     this.#ended = true;
     this.#stopGrace();
-    const own = this.#end?.json;
+    const own = update.status === 'canceled' ? undefined : this.#end?.json;
     const writer = this.#writer;
     if (writer !== undefined) {
       this.#writer = undefined;
-      writer.write(endMessage(seq, update, update.status === 'canceled' ? undefined : own, output));
+      writer.write(
+        isInterruptedStatus(update.status)
+          ? pauseMessage(seq, update, own, this.id, this.contextId)
+          : endMessage(seq, update, own, output),
+      );
       writer.close();
     }
-    if (update.status !== 'completed') this.#controller.abort(STREAM_LEFT);
+    // An agent that completed or paused has ended: nothing to stop.
+    if (update.status !== 'completed' && !isInterruptedStatus(update.status))
+      this.#controller.abort(STREAM_LEFT);
     this.#pending = undefined;
     this.#pendingJson = undefined;
     this.#host.ended(this);
@@ -253,13 +289,14 @@ export class StreamRun implements AgentEventObserver {
     }
   }
 
-  #add(event: TaskProgressEvent, json: string): void {
+  /** An event (or artifact chunk, without SSE data: the store's event is sent) for the next write. */
+  #add(event: PendingEvent, json: string | undefined): void {
     if (this.#pending === undefined) {
       this.#pending = [event];
-      this.#pendingJson = [json];
+      this.#pendingJson = json === undefined ? [] : [json];
     } else {
       this.#pending.push(event);
-      this.#pendingJson?.push(json);
+      if (json !== undefined) this.#pendingJson?.push(json);
     }
     if (this.#scheduled) return;
     this.#scheduled = true;
@@ -270,16 +307,22 @@ export class StreamRun implements AgentEventObserver {
   /** Gives the store the events of this turn, after the appends under way. */
   #flush(): void {
     this.#scheduled = false;
+    if (this.#end !== undefined || this.#ended) return;
+    this.#writePending();
+  }
+
+  /** Writes the pending events (in order with their chunks), after the writes under way. */
+  #writePending(): void {
     const events = this.#pending;
-    const json = this.#pendingJson;
-    if (this.#end !== undefined || this.#ended || events === undefined) return;
+    const json = this.#pendingJson ?? [];
+    if (events === undefined) return;
     this.#pending = undefined;
     this.#pendingJson = undefined;
     const append = (): Promise<void> => {
-      this.#writingJson = json;
-      const appended = this.#host.store.append(this.id, events);
-      this.#writingJson = undefined;
-      return appended.then(ignore, (error: unknown) => this.#appendFailed(error));
+      const written = hasChunks(events)
+        ? writeInOrder(events, json, this.#write)
+        : this.#write(events as TaskProgressEvent[], json, undefined);
+      return written.then(ignore, (error: unknown) => this.#appendFailed(error));
     };
     const previous = this.#appending;
     const appending = previous === undefined ? append() : previous.then(append);
@@ -289,6 +332,22 @@ export class StreamRun implements AgentEventObserver {
     });
   }
 
+  /** One write of progress (and chunks): what the store appends goes out with its own SSE data. */
+  readonly #write = (
+    progress: TaskProgressEvent[],
+    json: readonly string[],
+    artifacts: TaskArtifactChunk[] | undefined,
+  ): Promise<Task> => {
+    this.#writingJson = json;
+    const { store } = this.#host;
+    const written =
+      artifacts === undefined
+        ? store.append(this.id, progress)
+        : store.update(this.id, { progress, artifacts }, FROM_WORKING);
+    this.#writingJson = undefined;
+    return written;
+  };
+
   #appendFailed(error: unknown): void {
     // A run canceled meanwhile: the cancel ends it. Anything else is the store failing.
     if (this.#ended || isTerminalConflict(error)) return;
@@ -296,32 +355,61 @@ export class StreamRun implements AgentEventObserver {
   }
 
   #fail(error: AgentPortError): void {
-    const { code, message } = error;
-    this.#finish({
-      patch: { status: 'failed', error: { code, message } },
-      json: JSON.stringify({ code, message }),
-    });
+    this.#finish(failedEnd(error));
   }
 
-  /** The agent ended: its last events and its end in one update, after the appends under way. */
+  /**
+   * The agent ended: its turn recorded in the conversation (before the task says so, for a
+   * follow-up sent as soon as the caller sees it), then its last events and its end in one
+   * update, after the writes under way (artifact chunks still pending are written first).
+   */
   #finish(end: RunEnd): void {
     if (this.#end !== undefined || this.#ended) return;
     this.#end = end;
+    if (this.#pending !== undefined && hasChunks(this.#pending)) this.#writePending();
     const write = (): Promise<void> => {
       if (this.#ended) return Promise.resolve();
-      const progress = this.#pending;
-      const patch = progress === undefined ? end.patch : withProgress(end.patch, progress);
-      this.#writingJson = this.#pendingJson;
-      this.#pending = undefined;
-      this.#pendingJson = undefined;
-      const updated = this.#host.store.update(this.id, patch, FROM_WORKING);
-      this.#writingJson = undefined;
-      return updated.then(ignore, (error: unknown) => {
-        if (!this.#ended && !isTerminalConflict(error)) this.#storeFailed(error);
-      });
+      const { conversations } = this.#host;
+      const message = this.#message;
+      const recording =
+        conversations === undefined || message === undefined
+          ? undefined
+          : recordTurn(
+              conversations,
+              this.#agent.name,
+              this.id,
+              this.contextId,
+              message,
+              end.patch,
+            );
+      if (recording === undefined) return this.#writeEnd(end);
+      return recording.then(
+        () => this.#writeEnd(end),
+        (error: unknown) => {
+          // The conversation could not be written: the run fails, and its stream says so.
+          const failed = failedEnd(toAgentPortError(error));
+          this.#end = failed;
+          return this.#writeEnd(failed);
+        },
+      );
     };
     if (this.#appending === undefined) void write();
     else void this.#appending.then(write);
+  }
+
+  /** The update that ends the run, with the events not written yet. */
+  #writeEnd(end: RunEnd): Promise<void> {
+    if (this.#ended) return Promise.resolve();
+    const progress = this.#pending as TaskProgressEvent[] | undefined;
+    const patch = progress === undefined ? end.patch : withProgress(end.patch, progress);
+    this.#writingJson = this.#pendingJson;
+    this.#pending = undefined;
+    this.#pendingJson = undefined;
+    const updated = this.#host.store.update(this.id, patch, FROM_WORKING);
+    this.#writingJson = undefined;
+    return updated.then(ignore, (error: unknown) => {
+      if (!this.#ended && !isTerminalConflict(error)) this.#storeFailed(error);
+    });
   }
 
   /** The store could not end the task: the reader is told, the agent stopped, the run forgotten. */
@@ -338,17 +426,4 @@ export class StreamRun implements AgentEventObserver {
     }
     this.#host.ended(this);
   }
-}
-
-/** The end of a run with the events not written yet (no spread: it is on every run's path). */
-function withProgress(patch: TaskPatch, progress: TaskProgressEvent[]): TaskPatch {
-  return patch.error === undefined
-    ? { status: patch.status, output: patch.output, progress }
-    : { status: patch.status, error: patch.error, progress };
-}
-
-/** Whether a write lost to a cancel (the task was terminal by then). */
-function isTerminalConflict(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'task_conflict' || code === 'invalid_transition';
 }

@@ -1,4 +1,14 @@
-import type { Task, TaskEvent, TaskStore } from '@agentport/core';
+import {
+  type AgentInput,
+  ContextNotFoundError,
+  type ConversationStore,
+  type Message,
+  type Task,
+  type TaskEvent,
+  type TaskStore,
+  textOf,
+  userMessage,
+} from '@agentport/core';
 import { randomUuid } from '@agentport/core/internal';
 import { type StreamedAgent, StreamRun, type StreamRunHost } from './stream-run.ts';
 
@@ -8,8 +18,29 @@ import { type StreamedAgent, StreamRun, type StreamRunHost } from './stream-run.
  */
 export const DEFAULT_STREAM_RETAIN_MS = 10 * 60 * 1000;
 
+/** How many earlier messages of its conversation a run is handed by default (as core's runner). */
+const DEFAULT_MAX_HISTORY = 100;
+
 /** The metadata of every stream run's task (the store keeps no copy of an empty one). */
 const NO_METADATA: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
+/** What {@link StreamRuns} keeps its runs' conversations in, besides its store. */
+export interface StreamRunsOptions {
+  /**
+   * Where the runs' conversations live: a run in a `contextId` is handed its earlier messages,
+   * and its turn (the message and the answer, or the question) is recorded there before its task
+   * ends. Without one, runs have no history and record nothing.
+   */
+  conversations?: ConversationStore;
+  /** How many earlier messages a run is handed at most, the newest (default 100). */
+  maxHistory?: number;
+}
+
+/** What {@link StreamRuns.start} takes besides the agent and its input. */
+export interface StreamRunStartOptions {
+  /** The conversation the run joins; without one, its task starts one named by its own id. */
+  contextId?: string;
+}
 
 /**
  * A surface's stream runs, by task id: one store listener for them all (a run is told of its
@@ -22,6 +53,8 @@ export class StreamRuns implements StreamRunHost {
   readonly closing: AbortSignal;
   /** How long each run's task is kept once finished (its own retention in the store). */
   readonly retainMs: number;
+  readonly conversations: ConversationStore | undefined;
+  readonly maxHistory: number;
   readonly #runs = new Map<string, StreamRun>();
   #unsubscribe: (() => void) | undefined;
 
@@ -30,30 +63,68 @@ export class StreamRuns implements StreamRunHost {
     graceMs: number,
     closing: AbortSignal,
     retainMs = DEFAULT_STREAM_RETAIN_MS,
+    options: StreamRunsOptions = {},
   ) {
     this.store = store;
     this.graceMs = graceMs;
     this.closing = closing;
     this.retainMs = retainMs;
+    this.conversations = options.conversations;
+    this.maxHistory = options.maxHistory ?? DEFAULT_MAX_HISTORY;
   }
 
-  /** Creates the task of a run of `agent`, started (`working`); the agent starts at `open`. */
-  start(agent: StreamedAgent, input: string): Promise<StreamRun> {
+  /**
+   * Creates the task of a run of `agent`, started (`working`); the agent starts at `open`. With
+   * a conversation store, the task holds the caller's message, and a `contextId` is read first:
+   * its earlier messages are the run's history, and a conversation of another agent is refused
+   * with ContextNotFoundError (404) before any task.
+   */
+  start(
+    agent: StreamedAgent,
+    input: AgentInput,
+    options?: StreamRunStartOptions,
+  ): Promise<StreamRun> {
+    const contextId = options?.contextId;
+    const { conversations } = this;
+    if (conversations === undefined || contextId === undefined) {
+      return this.#create(agent, input, contextId, undefined);
+    }
+    return conversations.get(contextId, { limit: this.maxHistory }).then((conversation) => {
+      if (conversation === undefined) return this.#create(agent, input, contextId, undefined);
+      if (conversation.agentName !== agent.name) throw new ContextNotFoundError(contextId);
+      return this.#create(agent, input, contextId, conversation.messages);
+    });
+  }
+
+  #create(
+    agent: StreamedAgent,
+    input: AgentInput,
+    contextId: string | undefined,
+    history: readonly Message[] | undefined,
+  ): Promise<StreamRun> {
     const id = randomUuid();
     const { store } = this;
+    // The caller's message is the task's history (and its turn's) when conversations are kept.
+    const messages =
+      this.conversations === undefined && typeof input === 'string'
+        ? undefined
+        : [typeof input === 'string' ? userMessage(input) : input];
     // Promise steps, not an async function: this is on every stream's path.
     return store
       .create({
         id,
+        contextId,
         agentName: agent.name,
-        input,
+        input: typeof input === 'string' ? input : textOf(input.parts),
         metadata: NO_METADATA,
+        messages,
         status: 'working',
         retainMs: this.retainMs,
       })
       .then((task) => {
-        // Nobody knew the id until now: nothing but this run wrote the task.
-        const run = new StreamRun(this, agent, id, task.seq);
+        // Nobody knew the id until now: nothing but this run wrote the task. The run keeps the
+        // store's copy of the message (the task holds it anyway), not one of its own.
+        const run = new StreamRun(this, agent, task, history);
         this.#runs.set(id, run);
         this.#unsubscribe ??= store.subscribe(this.#changed);
         return run;
