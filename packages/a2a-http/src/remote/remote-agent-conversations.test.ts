@@ -28,7 +28,7 @@ describe('a remote agent whose remote task pauses for input', () => {
     expect(first.status).toBe('input-required');
     expect(first.statusMessage?.parts).toEqual(text('For how many people?'));
     expect(first.inputRequest?.schema).toEqual({ type: 'integer', minimum: 1, maximum: 20 });
-    const { remoteTaskId } = first.inputRequest?.state as { remoteTaskId: string };
+    const { remoteTaskId } = (first.inputRequest?.state ?? {}) as { remoteTaskId: string };
     // Paused over there too, not canceled: it waits for the answer.
     expect((await server.runner.get(remoteTaskId)).status).toBe('input-required');
 

@@ -7,6 +7,7 @@ import {
 } from '@agentport/core';
 import { createAssistantAgent, createBookingAgent, createEchoAgent } from '@agentport/core/agents';
 import { readSSEEvents } from '@agentport/http/testing';
+import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { postJson } from '../testing/serve.ts';
 import type { A2ATask } from '../wire/wire-task.ts';
@@ -96,6 +97,26 @@ describe('a booking conversation over the hand-rolled routes', () => {
       ['agent', [{ kind: 'text', text: 'What time? (HH:MM)' }]],
       ['user', [{ kind: 'text', text: '19:30' }]],
     ]);
+  });
+
+  it('runs the conversation under a mount prefix (/agents/{name}/tasks/{id}/messages)', async () => {
+    const server = start({ agent: createBookingAgent() });
+    const gateway = new Hono();
+    gateway.route('/agents/booking', server.app);
+    const send = async (path: string, input: string) => {
+      const response = await postJson(gateway, `/agents/booking${path}?wait=5`, { input });
+      return { status: response.status, task: ((await response.json()) as { task: A2ATask }).task };
+    };
+    const first = await send('/tasks', 'hi');
+    expect(first.status).toBe(201);
+    expect((await send(`/tasks/${first.task.id}/messages`, '12')).task.status).toBe(
+      'input-required',
+    );
+    const done = await send(`/tasks/${first.task.id}/messages`, '21:00');
+    expect(done).toMatchObject({
+      status: 200,
+      task: { output: 'Booked a table for 12 at 21:00.' },
+    });
   });
 
   it('continues the waiting task when a create names its contextId, answering 200', async () => {
@@ -189,6 +210,15 @@ describe('POST /tasks/{id}/messages refusals', () => {
     const created = await post(echo, '/tasks?wait=5', { input: 'hi', contextId: 'theirs' });
     expect(created.status).toBe(404);
     expect(created.error.code).toBe('context_not_found');
+  });
+
+  it('answers 503 shutting_down for a message once the server is closed', async () => {
+    const server = start({ agent: createBookingAgent() });
+    const created = await post(server, '/tasks?wait=5', { input: 'hi' });
+    await server.close();
+    const sent = await post(server, `/tasks/${created.task.id}/messages`, { input: '4' });
+    expect(sent.status).toBe(503);
+    expect(sent.error.code).toBe('shutting_down');
   });
 
   it('answers 405 with Allow for another method', async () => {

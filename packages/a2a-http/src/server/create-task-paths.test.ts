@@ -1,5 +1,5 @@
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Agent } from '@agentport/core';
+import type { Agent, Task } from '@agentport/core';
 import { createBookingAgent, createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { listen } from '@agentport/http/node';
 import { type SentRequest, sendRequest } from '@agentport/http/testing';
@@ -222,6 +222,31 @@ describe('handleNode: POST /tasks answered on Node without Hono', () => {
     expect(task).toMatchObject({ status: 'completed', output: 'hello' });
     expect(response.headers.get('location')).toBe(`/agents/echo/tasks/${task.id}`);
     expect((await server.runner.get(task.id)).status).toBe('completed');
+  });
+
+  it('answers a message under the mount point on the Node path', async () => {
+    const server = createA2AHttpServer({ agent: createBookingAgent() });
+    const taken: boolean[] = [];
+    const url = await listenWith(server, (request, response) => {
+      const result =
+        request.url?.startsWith('/agents/booking/') === true &&
+        server.handleNode(request, response, request.url.slice(15));
+      taken.push(result);
+      return result;
+    });
+    const post = async (path: string, input: string) => {
+      const response = await fetch(`${url}/agents/booking${path}?wait=5`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ input }),
+      });
+      return { status: response.status, ...((await response.json()) as { task: Task }) };
+    };
+    const { task } = await post('/tasks', 'hi');
+    expect((await post(`/tasks/${task.id}/messages`, '7')).task.status).toBe('input-required');
+    const done = await post(`/tasks/${task.id}/messages`, '07:45');
+    expect(done).toMatchObject({ status: 200, task: { output: 'Booked a table for 7 at 07:45.' } });
+    expect(taken).toEqual([true, true, true]);
   });
 
   it("puts the public URL's path before Location, on the Node path and the Hono route alike", async () => {
