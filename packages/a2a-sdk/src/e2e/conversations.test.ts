@@ -253,3 +253,18 @@ describe.each(FLAVOURS)(
     });
   },
 );
+
+describe('a message naming a task and another context', () => {
+  it('is refused as the SDK refuses it (contextId mismatch), the task left as it was', async () => {
+    const client = await officialClient(
+      booking.cardUrl,
+      FLAVOURS[0] ?? { binding: 'JSONRPC', version: '1.0' },
+    );
+    const first = asTask(await client.sendMessage(messageTo('table')));
+    await expect(
+      client.sendMessage(messageTo('4', { taskId: first.id, contextId: crypto.randomUUID() })),
+    ).rejects.toThrow(/contextId mismatch/);
+    const read = await client.getTask({ tenant: '', id: first.id, historyLength: undefined });
+    expect(historyOf(read)).toEqual(['user: table', 'agent: For how many people?']);
+  });
+});
