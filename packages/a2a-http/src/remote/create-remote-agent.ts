@@ -273,7 +273,9 @@ async function* runRemoteTask(
 /**
  * Wraps a remote hand-rolled A2A agent as a local core Agent: fetches its card (identity), then
  * `invoke` creates a task and long-polls it, `stream` follows its events as text deltas. Aborting
- * the caller's signal cancels the remote task.
+ * the caller's signal cancels the remote task. A remote task that pauses for input pauses the run
+ * (`input-required`, its state naming the remote task), and the run that answers it sends the
+ * answer to that remote task.
  *
  * @example
  * const remote = await createRemoteAgent({ baseUrl: 'http://127.0.0.1:8080/agents/echo' });

@@ -280,6 +280,53 @@ describe('cancel and events of a paused task', () => {
   });
 });
 
+/** Asks a question, then takes its time over the answer (until its run is aborted). */
+const slowAnswer = defineAgent({
+  name: 'slow',
+  async *run(input, context) {
+    if (context.resumeState === undefined) return inputRequired('Ready?', { state: 'asked' });
+    yield { type: 'text-delta', delta: 'thinking' };
+    await sleep(60_000, context.signal);
+    return input;
+  },
+});
+
+describe('a caller leaving the wait of an answer', () => {
+  async function leaveWhileWorking(server: A2AHttpServer, path: string, body: unknown, id: string) {
+    const controller = new AbortController();
+    const answer = Promise.resolve(
+      server.app.request(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: controller.signal,
+      }),
+    ).catch(() => undefined);
+    while ((await server.runner.get(id)).output !== 'thinking') await sleep(5);
+    controller.abort();
+    await answer;
+    await sleep(20);
+    return server.runner.get(id);
+  }
+
+  it('leaves the task running after a message, whose caller knows its id', async () => {
+    const server = start({ agent: slowAnswer });
+    const { task } = await post(server, '/tasks?wait=5', { input: 'hi' });
+    const path = `/tasks/${task.id}/messages?wait=20`;
+    const after = await leaveWhileWorking(server, path, { input: 'yes' }, task.id);
+    expect(after.status).toBe('working');
+    expect((await server.runner.cancel(task.id)).status).toBe('canceled');
+  });
+
+  it('cancels a task a create-and-wait continued by its contextId, as any create-and-wait', async () => {
+    const server = start({ agent: slowAnswer });
+    const { task } = await post(server, '/tasks?wait=5', { input: 'hi', contextId: 'leave' });
+    const body = { input: 'yes', contextId: 'leave' };
+    const after = await leaveWhileWorking(server, '/tasks?wait=20', body, task.id);
+    expect(after.status).toBe('canceled');
+  });
+});
+
 describe('inputs with parts and contexts', () => {
   it('hands parts (text, data, file by bytes and by URL) to the agent', async () => {
     const server = start({ agent: createAssistantAgent() });
