@@ -10,7 +10,7 @@ import {
   defineTool,
   InvalidInputError,
 } from '@agentport/core';
-import { createAssistantAgent, createEchoAgent } from '@agentport/core/agents';
+import { createAssistantAgent, createBookingAgent, createEchoAgent } from '@agentport/core/agents';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { createRunner } from './runner.ts';
@@ -375,5 +375,43 @@ describe('Runner.run with stream: true', () => {
       { type: 'text-delta', delta: 'waiting' },
       { type: 'error', code: 'canceled', message: 'The run was canceled' },
     ]);
+  });
+
+  it('hands the agent the earlier input items as history, or the history its options give', async () => {
+    const runner = createRunner({ agents: [createAssistantAgent()] });
+    const outputOf = async (events: AsyncIterable<AgentEvent>) => {
+      let last: AgentEvent | undefined;
+      for await (const event of events) last = event;
+      return last;
+    };
+    const input = [
+      { role: 'user' as const, content: 'I like tea' },
+      { role: 'user' as const, content: 'what did I say?' },
+    ];
+    await expect(
+      outputOf(runner.run({ agent_name: 'assistant', input, stream: true })),
+    ).resolves.toEqual({ type: 'done', output: 'I like tea' });
+    const history = [
+      {
+        messageId: 'm1',
+        role: 'user' as const,
+        parts: [{ kind: 'text' as const, text: 'from the store' }],
+      },
+    ];
+    await expect(
+      outputOf(runner.run({ agent_name: 'assistant', input, stream: true }, { history })),
+    ).resolves.toEqual({ type: 'done', output: 'from the store' });
+  });
+
+  it('ends with the input-required event of a run that pauses', async () => {
+    const runner = createRunner({ agents: [createBookingAgent()] });
+    const events: AgentEvent[] = [];
+    for await (const event of runner.run({ agent_name: 'booking', input: 'hi', stream: true })) {
+      events.push(event);
+    }
+    expect(events.at(-1)).toMatchObject({
+      type: 'input-required',
+      question: [{ kind: 'text', text: 'For how many people?' }],
+    });
   });
 });

@@ -22,8 +22,12 @@ import {
 import { fromAgent } from './from-agent.ts';
 import { runEvents } from './run-events.ts';
 
-/** Options of one run. */
-export interface RunOptions {
+/**
+ * Options of one run. A streamed run also takes what a stream run's task hands its agent
+ * (`history`, `contextId`, `taskId`, `resumeState`, `metadata`), passed on to the agent as they
+ * are; a run that is not streamed takes only `signal` (its conversation is `conversation_id`).
+ */
+export interface RunOptions extends Omit<AgentRunOptions, 'signal'> {
   /** Aborting it aborts the agent; the run then fails with a CancellationError. */
   signal?: AbortSignal;
 }
@@ -142,7 +146,7 @@ export function createRunner(options: RunnerOptions): Runner {
   ): AsyncIterable<AgentEvent> | Promise<RunResponse> {
     if (request?.stream === true) {
       const { agent_name, input } = parseRequest(request);
-      return streamEvents(find(agent_name), input, options.signal);
+      return streamEvents(find(agent_name), input, options);
     }
     try {
       const { agent_name, input, conversation_id } = parseRequest(request);
@@ -159,16 +163,21 @@ export function createRunner(options: RunnerOptions): Runner {
   };
 }
 
-/** A streamed run's events: its new message, and the input items before it as its history. */
+/**
+ * A streamed run's events: its new message, with the history its options give (a stream run's
+ * conversation), else the input items before it.
+ */
 function streamEvents(
   agent: Agent,
   input: ParsedRunRequest['input'],
-  signal: AbortSignal | undefined,
+  options: RunOptions,
 ): AsyncIterable<AgentEvent> {
-  const options: AgentRunOptions = signal === undefined ? {} : { signal };
   if (typeof input === 'string') return runEvents(agent, input, options);
-  if (input.length > 1) options.history = input.slice(0, -1);
-  return runEvents(agent, input[input.length - 1] as AgentInput, options);
+  const message = input[input.length - 1] as AgentInput;
+  if (input.length === 1 || options.history !== undefined) {
+    return runEvents(agent, message, options);
+  }
+  return runEvents(agent, message, { ...options, history: input.slice(0, -1) });
 }
 
 function fromAgentName(definitions: Map<string, AgentDef>, name: string): AgentDef {
