@@ -1,5 +1,7 @@
 import { type Message, type Task, TaskState } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
+import { TaskNotFoundError } from '@a2a-js/sdk/errors';
+import { type Agent, createMemoryConversationStore, createTaskRunner } from '@agentport/core';
 import { createAssistantAgent, createBookingAgent } from '@agentport/core/agents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asTask, historyOf, messageTo } from '../test-support/conversation.ts';
@@ -9,10 +11,17 @@ import { type ServedAgent, serveAgent } from '../test-support/servers.ts';
 let booking: ServedAgent;
 let assistant: ServedAgent;
 
+// One conversation store for both, as on the gateway: each must refuse the other's contexts.
+const conversations = createMemoryConversationStore();
+
 beforeAll(async () => {
+  const serve = (agent: Agent) => {
+    const runner = createTaskRunner({ agent, conversations });
+    return serveAgent(agent, { runner, replyWith: 'message' });
+  };
   [booking, assistant] = await Promise.all([
-    serveAgent(createBookingAgent(), { replyWith: 'message' }),
-    serveAgent(createAssistantAgent(), { replyWith: 'message' }),
+    serve(createBookingAgent()),
+    serve(createAssistantAgent()),
   ]);
 });
 
@@ -86,6 +95,16 @@ describe.each(FLAVOURS)(
         ),
       );
       expect(textOf(later.parts)).toBe('remember this');
+    });
+
+    it("refuses another agent's contextId with TaskNotFound, leaving its conversation alone", async () => {
+      const contextId = crypto.randomUUID();
+      asTask(await bookingClient.sendMessage(messageTo('a table', { contextId })));
+      await expect(
+        assistantClient.sendMessage(messageTo('what did I say?', { contextId })),
+      ).rejects.toBeInstanceOf(TaskNotFoundError);
+      const next = asTask(await bookingClient.sendMessage(messageTo('2', { contextId })));
+      expect(textOf(next.status?.message?.parts)).toBe('What time? (HH:MM)');
     });
   },
 );

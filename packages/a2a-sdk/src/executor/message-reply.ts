@@ -1,7 +1,9 @@
 import type { Message, Part, Task } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
+import { TaskNotFoundError as A2ATaskNotFoundError } from '@a2a-js/sdk/errors';
 import {
   type AgentRunOptions,
+  type Conversation,
   type Message as CoreMessage,
   type Task as CoreTask,
   agentMessage as coreAgentMessage,
@@ -132,10 +134,26 @@ async function answerWaiting(
 }
 
 /**
+ * The conversation a caller named, its newest messages; TaskNotFound (the SDK's error) when it
+ * is another agent's, as for a task of another agent.
+ */
+async function conversationOf(
+  runner: TaskRunner,
+  contextId: string,
+): Promise<Conversation | undefined> {
+  const conversation = await runner.conversations.get(contextId, { limit: MAX_HISTORY });
+  if (conversation !== undefined && conversation.agentName !== runner.agent.name) {
+    throw new A2ATaskNotFoundError(`Context not found: ${contextId}`);
+  }
+  return conversation;
+}
+
+/**
  * Runs an agent to its end on a message (all its parts) and answers with an agent Message
  * holding its output (in the message's conversation, without a task; the turn is recorded in
- * the conversation). A conversation the caller named is read first: a task of it waiting for
- * input is answered (see answerWaiting), else the run gets its history. When the run pauses, the
+ * the conversation). A conversation the caller named is read first (another agent's is
+ * TaskNotFound): a task of it waiting for input is answered (see answerWaiting), else the run
+ * gets its history. When the run pauses, the
  * answer is the task it became, in `input-required`; when it fails or is canceled, the failed or
  * canceled Task, as a task-answering agent would end.
  */
@@ -149,16 +167,17 @@ export async function replyToMessage(
   const message = coreMessageOf(request.message);
   const options: AgentRunOptions = { signal, contextId };
   let streamed = '';
+  // Read before the run: another agent's conversation is refused, not answered with a task.
+  const conversation = request.named === true ? await conversationOf(runner, contextId) : undefined;
   try {
-    if (request.named === true) {
-      const conversation = await runner.conversations.get(contextId, { limit: MAX_HISTORY });
-      const waiting = conversation?.waitingTaskId;
+    if (conversation !== undefined) {
+      const waiting = conversation.waitingTaskId;
       const answered =
         waiting === undefined
           ? undefined
           : await answerWaiting(runner, request, waiting, message, signal);
       if (answered !== undefined) return answered;
-      if (conversation !== undefined) options.history = conversation.messages;
+      options.history = conversation.messages;
     }
     for await (const event of pacedEvents(agent.stream(message, options))) {
       if (event.type === 'text-delta') streamed += event.delta;

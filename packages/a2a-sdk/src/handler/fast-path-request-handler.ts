@@ -251,7 +251,6 @@ export class FastPathRequestHandler extends DefaultRequestHandler {
   ): Promise<Message | Task> {
     const message = params.message as Message;
     checkNewMessage(this.#card, this.#validateInputModes, message, context);
-    if (message.contextId) await checkContext(this.#runner, params);
     const signal = callerSignalOf(context);
     const contextId = message.contextId || randomUuid();
     const named = Boolean(message.contextId);
