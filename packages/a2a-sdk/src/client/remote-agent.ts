@@ -1,6 +1,7 @@
 import {
   type AgentCard,
   ListTasksRequest,
+  Role,
   SendMessageRequest,
   type SendMessageResult,
   TaskState,
@@ -14,19 +15,23 @@ import {
 import {
   type Agent,
   AgentFailureError,
+  type AgentInput,
   AgentPortError,
   type AgentProgressEvent,
+  type AgentRunContext,
   type AgentRunOptions,
   CancellationError,
   defineAgent,
+  InputRequiredError,
+  type InputRequiredEvent,
   isValidAgentName,
-  textOf,
 } from '@agentport/core';
 import { parseAbsoluteUrl } from '../absolute-url.ts';
 import { AGENT_CARD_ROUTE } from '../card/agent-card.ts';
 import { RemoteAgentCardError } from '../errors/remote-agent-card-error.ts';
 import { RemoteAgentError } from '../errors/remote-agent-error.ts';
-import { RemoteTaskTranslator } from './remote-events.ts';
+import { a2aPartsOf } from '../store/task-view.ts';
+import { RemoteTaskTranslator, remotePauseOf } from './remote-events.ts';
 import { AppendKeepingRestTransportFactory } from './rest-transport-factory.ts';
 
 /** How long a best-effort cancel of a remote task may take before it is given up. */
@@ -259,16 +264,39 @@ async function cancelRemote(
   );
 }
 
-/** The SendMessage request of one call: a user message with the input, in a context of its own. */
-function newRequest(input: string, contextId: string): SendMessageRequest {
-  return SendMessageRequest.fromJSON({
-    message: {
-      messageId: globalThis.crypto.randomUUID(),
-      contextId,
-      role: 'ROLE_USER',
-      parts: [{ text: input }],
-    },
-  });
+/** Where one call's message goes: the remote context, and the remote task it answers, if any. */
+interface CallTarget {
+  readonly contextId: string;
+  readonly taskId?: string;
+}
+
+/**
+ * Where a run's message goes: to the remote task a paused run's `resumeState` names (in its
+ * context), else to a new remote task in a context of its own.
+ */
+function targetOf(resumeState: unknown): CallTarget {
+  const pause = remotePauseOf(resumeState);
+  if (pause === undefined) return { contextId: globalThis.crypto.randomUUID() };
+  return { contextId: pause.remoteContextId, taskId: pause.remoteTaskId };
+}
+
+/** The SendMessage request of one call: the caller's message, every part of it, to `target`. */
+function newRequest(input: AgentInput, target: CallTarget): SendMessageRequest {
+  const request = SendMessageRequest.fromJSON({});
+  const parts = a2aPartsOf(
+    typeof input === 'string' ? [{ kind: 'text', text: input }] : input.parts,
+  );
+  request.message = {
+    messageId: globalThis.crypto.randomUUID(),
+    contextId: target.contextId,
+    taskId: target.taskId ?? '',
+    role: Role.ROLE_USER,
+    parts,
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
+  return request;
 }
 
 /**
@@ -277,11 +305,12 @@ function newRequest(input: string, contextId: string): SendMessageRequest {
  */
 async function* streamRemote(
   remote: RemoteConnection,
-  input: string,
-  signal: AbortSignal,
-): AsyncGenerator<AgentProgressEvent, string, undefined> {
+  context: AgentRunContext,
+): AsyncGenerator<AgentProgressEvent, string | InputRequiredEvent, undefined> {
   const { name } = remote;
-  const contextId = globalThis.crypto.randomUUID();
+  const { signal } = context;
+  const target = targetOf(context.resumeState);
+  const { contextId } = target;
   const translator = new RemoteTaskTranslator(name);
   const http = new AbortController();
   const onAbort = () => {
@@ -290,7 +319,7 @@ async function* streamRemote(
   };
   signal.addEventListener('abort', onAbort, { once: true });
   try {
-    const events = remote.client.sendMessageStream(newRequest(input, contextId), {
+    const events = remote.client.sendMessageStream(newRequest(context.message, target), {
       signal: http.signal,
       serviceParameters: remote.serviceParameters,
     });
@@ -298,6 +327,7 @@ async function* streamRemote(
       const translation = translator.push(event);
       yield* translation.events;
       if (translation.output !== undefined) return translation.output;
+      if (translation.pause !== undefined) return translation.pause;
     }
   } catch (error) {
     throw callFailure(remote, error, signal);
@@ -316,7 +346,10 @@ async function* streamRemote(
   });
 }
 
-/** The output of a blocking SendMessage's result (a message, or a finished task). */
+/**
+ * The output of a blocking SendMessage's result (a message, or a finished task); a task waiting
+ * for input is the InputRequiredError an `invoke` of a pausing run rejects with.
+ */
 function outputOfResult(name: string, result: SendMessageResult): string {
   const translator = new RemoteTaskTranslator(name);
   const translation =
@@ -324,6 +357,7 @@ function outputOfResult(name: string, result: SendMessageResult): string {
       ? translator.push({ payload: { $case: 'message', value: result } })
       : translator.task(result);
   if (translation.output !== undefined) return translation.output;
+  if (translation.pause !== undefined) throw new InputRequiredError(name, translation.pause);
   throw new AgentFailureError({
     agentName: name,
     code: 'remote_task_unfinished',
@@ -334,18 +368,18 @@ function outputOfResult(name: string, result: SendMessageResult): string {
 /** The agent's `invoke`: one blocking SendMessage; an abort cancels the remote task. */
 async function invokeRemote(
   remote: RemoteConnection,
-  input: string,
+  input: AgentInput,
   runOptions: AgentRunOptions = {},
 ): Promise<string> {
   const { signal } = runOptions;
   if (signal?.aborted) throw new CancellationError();
-  const contextId = globalThis.crypto.randomUUID();
+  const target = targetOf(runOptions.resumeState);
   const onAbort = () => {
-    cancelRemote(remote, undefined, contextId).catch(() => undefined);
+    cancelRemote(remote, target.taskId, target.contextId).catch(() => undefined);
   };
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const result = await remote.client.sendMessage(newRequest(input, contextId), {
+    const result = await remote.client.sendMessage(newRequest(input, target), {
       ...(signal ? { signal } : {}),
       serviceParameters: remote.serviceParameters,
     });
@@ -379,11 +413,10 @@ export async function createRemoteSdkAgent(options: RemoteSdkAgentOptions): Prom
   const agent = defineAgent({
     name: remote.name,
     ...(description ? { description } : {}),
-    run: (input, { signal }) => streamRemote(remote, input, signal),
+    run: (_input, context) => streamRemote(remote, context),
   });
   return {
     ...agent,
-    invoke: (input, runOptions) =>
-      invokeRemote(remote, typeof input === 'string' ? input : textOf(input.parts), runOptions),
+    invoke: (input, runOptions) => invokeRemote(remote, input, runOptions),
   };
 }

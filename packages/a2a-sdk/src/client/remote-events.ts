@@ -1,14 +1,34 @@
 import type { Message, Part, StreamResponse, Task, TaskStatus } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
-import type { AgentProgressEvent } from '@agentport/core';
-import { AgentFailureError } from '@agentport/core';
+import type { AgentProgressEvent, InputRequiredEvent } from '@agentport/core';
+import { AgentFailureError, inputRequired } from '@agentport/core';
 import { remoteTaskError } from '@agentport/core/internal';
+import { coreMessageOf } from '../store/task-view.ts';
 
 /** What one remote event means locally: events to yield, and the output once the task is done. */
 export interface Translation {
   events: AgentProgressEvent[];
   /** Set when the remote task completed (or answered with a message). */
   output?: string;
+  /** Set when the remote task waits for input: the local run pauses with its question. */
+  pause?: InputRequiredEvent;
+}
+
+/** What a local run that paused on a remote pause keeps: the remote task to answer, and its context. */
+export interface RemotePause {
+  readonly remoteTaskId: string;
+  readonly remoteContextId: string;
+}
+
+/** The remote pause a local run's `resumeState` names, if it names one. */
+export function remotePauseOf(resumeState: unknown): RemotePause | undefined {
+  if (typeof resumeState !== 'object' || resumeState === null) return undefined;
+  const { remoteTaskId, remoteContextId } = resumeState as Partial<RemotePause>;
+  if (typeof remoteTaskId !== 'string' || remoteTaskId === '') return undefined;
+  return {
+    remoteTaskId,
+    remoteContextId: typeof remoteContextId === 'string' ? remoteContextId : '',
+  };
 }
 
 function textOf(parts: readonly Part[] | undefined): string {
@@ -73,13 +93,15 @@ const SETTLED_STATES: ReadonlySet<TaskState> = new Set([
 /**
  * Turns the events of one remote A2A task into local agent events: artifact text becomes
  * `text-delta`s, our status messages become tool and handoff events, and the final state becomes
- * the output (completed) or an error (failed, rejected, canceled, input or auth required).
+ * the output (completed), a pause (input or auth required) or an error (failed, rejected,
+ * canceled).
  */
 export class RemoteTaskTranslator {
   readonly #agentName: string;
   /** The text of each artifact, by id, in the order they appeared. */
   readonly #artifacts = new Map<string, string>();
   #taskId: string | undefined;
+  #contextId = '';
   #settled = false;
 
   constructor(agentName: string) {
@@ -112,12 +134,14 @@ export class RemoteTaskTranslator {
         return this.task(payload.value);
       case 'artifactUpdate': {
         this.#taskId ??= payload.value.taskId || undefined;
+        this.#contextId ||= payload.value.contextId;
         const { artifact, append } = payload.value;
         if (artifact === undefined) return { events: [] };
         return { events: this.#artifactText(artifact.artifactId, textOf(artifact.parts), append) };
       }
       case 'statusUpdate':
         this.#taskId ??= payload.value.taskId || undefined;
+        this.#contextId ||= payload.value.contextId;
         return this.#status(payload.value.status);
       default:
         return { events: [] };
@@ -127,6 +151,7 @@ export class RemoteTaskTranslator {
   /** Translates a whole task (the first stream event, or a SendMessage result). */
   task(task: Task): Translation {
     this.#taskId ??= task.id || undefined;
+    this.#contextId ||= task.contextId;
     const events: AgentProgressEvent[] = [];
     for (const artifact of task.artifacts ?? []) {
       events.push(...this.#artifactText(artifact.artifactId, textOf(artifact.parts), false));
@@ -135,6 +160,7 @@ export class RemoteTaskTranslator {
     return {
       events: [...events, ...status.events],
       ...(status.output === undefined ? {} : { output: status.output }),
+      ...(status.pause === undefined ? {} : { pause: status.pause }),
     };
   }
 
@@ -149,6 +175,22 @@ export class RemoteTaskTranslator {
     const sent = previous ?? '';
     const delta = text.startsWith(sent) ? text.slice(sent.length) : '';
     return delta === '' ? [] : [{ type: 'text-delta', delta }];
+  }
+
+  /**
+   * The local pause of a remote task waiting for input: its question (or a sentence saying it
+   * waits), the remote task and context to answer as its state.
+   */
+  #pause(message: Message | undefined): InputRequiredEvent {
+    const question = message === undefined ? [] : coreMessageOf(message).parts;
+    const state: RemotePause = {
+      remoteTaskId: this.#taskId ?? '',
+      remoteContextId: this.#contextId,
+    };
+    return inputRequired(
+      question.length === 0 ? `Remote agent '${this.#agentName}' waits for input` : question,
+      { state },
+    );
   }
 
   #status(status: TaskStatus | undefined, withProgress = true): Translation {
@@ -174,11 +216,7 @@ export class RemoteTaskTranslator {
         });
       case TaskState.TASK_STATE_INPUT_REQUIRED:
       case TaskState.TASK_STATE_AUTH_REQUIRED:
-        throw new AgentFailureError({
-          agentName: this.#agentName,
-          code: 'remote_input_required',
-          message: `Remote agent '${this.#agentName}' asks for more input, which a single run cannot give`,
-        });
+        return { events: [], pause: this.#pause(message) };
       default:
         return { events: withProgress ? progressOf(message) : [] };
     }
