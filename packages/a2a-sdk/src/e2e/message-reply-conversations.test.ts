@@ -87,14 +87,16 @@ describe.each(FLAVOURS)(
         await assistantClient.sendMessage(messageTo('what did I say?', { contextId })),
       );
       expect(textOf(recalled.parts)).toBe('hello there');
-      // A reply without a contextId starts its own conversation, named in the answer.
-      const alone = asMessage(await assistantClient.sendMessage(messageTo('remember this')));
+      // A reply without a contextId is not recorded (the fast path): its answer's contextId
+      // names a conversation that starts with the next message sent with it.
+      const alone = asMessage(await assistantClient.sendMessage(messageTo('not kept')));
+      await assistantClient.sendMessage(messageTo('kept', { contextId: alone.contextId }));
       const later = asMessage(
         await assistantClient.sendMessage(
           messageTo('what did I say?', { contextId: alone.contextId }),
         ),
       );
-      expect(textOf(later.parts)).toBe('remember this');
+      expect(textOf(later.parts)).toBe('kept');
     });
 
     it("refuses another agent's contextId with TaskNotFound, leaving its conversation alone", async () => {

@@ -151,7 +151,7 @@ async function conversationOf(
 /**
  * Runs an agent to its end on a message (all its parts) and answers with an agent Message
  * holding its output (in the message's conversation, without a task; the turn is recorded in
- * the conversation). A conversation the caller named is read first (another agent's is
+ * the conversation when the caller named it). A conversation the caller named is read first (another agent's is
  * TaskNotFound): a task of it waiting for input is answered (see answerWaiting), else the run
  * gets its history. When the run pauses, the
  * answer is the task it became, in `input-required`; when it fails or is canceled, the failed or
@@ -183,10 +183,14 @@ export async function replyToMessage(
       if (event.type === 'text-delta') streamed += event.delta;
       else if (event.type === 'done') {
         const output = checkedOutput(event.output, agent.name);
-        await runner.conversations.append(contextId, {
-          agentName: agent.name,
-          messages: [message, coreAgentMessage(output)],
-        });
+        // Only a conversation the caller named is recorded: an append costs ~6 µs of a ~90 µs
+        // answer, which the fast path of a message without contextId does not pay.
+        if (request.named === true) {
+          await runner.conversations.append(contextId, {
+            agentName: agent.name,
+            messages: [message, coreAgentMessage(output)],
+          });
+        }
         return agentMessage('', contextId, [textPart(output)]);
       } else if (event.type === 'input-required') {
         return await pausedTask(runner, request, message, event);
