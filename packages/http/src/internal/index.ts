@@ -1,4 +1,4 @@
-export { rejoinStream, taskLogStream } from '../stream-runs/rejoin-stream.ts';
+export { rejoinStream, writeTaskLog } from '../stream-runs/rejoin-stream.ts';
 export type { StreamedAgent, StreamRun, StreamRunHost } from '../stream-runs/stream-run.ts';
 export {
   DEFAULT_STREAM_RETAIN_MS,

@@ -87,25 +87,15 @@ export async function rejoinStream(
   const task = await runs.store.get(id);
   if (task === undefined || !serves(task.agentName)) throw new TaskNotFoundError(id);
   await runs.store.events(id, { after, limit: 1 });
-  return taskLogStream(context, runs, task, after, options);
+  return openSSE(context, (writer) => writeTaskLog(writer, runs, task, after), options);
 }
 
 /**
- * The stream of a task's log after `after`, in a run's stream format, live to the task's end or
- * its pause (`input-required`): what a rejoin sends once checked, and how a surface streams a
- * task it resumed (after the seq of the resumed task) when no stream run of its own runs it.
+ * Writes a task's log after `after` to `writer`, in a run's stream format, live to the task's end
+ * or its pause (`input-required`), then closes it: what a rejoin streams once checked, and how a
+ * surface streams a task it resumed (after the resumed task's `seq`) when no stream run of its
+ * own runs it.
  */
-export function taskLogStream(
-  context: Context,
-  runs: StreamRuns,
-  task: Task,
-  after: number,
-  options: ActionStreamOptions,
-): Response {
-  const { id, contextId } = task;
-  return openSSE(
-    context,
-    (writer) => void writeRejoined(writer, runs, id, contextId, after),
-    options,
-  );
+export function writeTaskLog(writer: SSEWriter, runs: StreamRuns, task: Task, after: number): void {
+  void writeRejoined(writer, runs, task.id, task.contextId, after);
 }

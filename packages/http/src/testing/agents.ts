@@ -72,7 +72,10 @@ export function createUnserialisableAgent(input: unknown, name = 'unserialisable
   });
 }
 
-/** An agent not built with defineAgent whose `invoke` resolves to `result`, whatever its type. */
+/**
+ * An agent not built with defineAgent whose `invoke` resolves to `result` and whose stream ends
+ * with `done` of it as the output, whatever its type.
+ */
 export function createMistypedAgent(result: unknown, name = 'mistyped'): Agent {
   return {
     name,
@@ -80,7 +83,7 @@ export function createMistypedAgent(result: unknown, name = 'mistyped'): Agent {
     handoffs: [],
     invoke: () => Promise.resolve(result as string),
     async *stream() {
-      yield { type: 'done', output: String(result) };
+      yield { type: 'done', output: result as string };
     },
   };
 }
