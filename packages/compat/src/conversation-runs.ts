@@ -107,22 +107,23 @@ async function collectTaskTurn(
  * over one task store and one conversation store, whose `converse` runs each turn.
  */
 export class ConversationRuns {
-  readonly #store: TaskStore;
-  readonly #conversations: ConversationStore;
+  readonly store: TaskStore;
+  readonly conversations: ConversationStore;
   readonly #runners = new Map<string, TaskRunner>();
 
   constructor(store: TaskStore, conversations: ConversationStore) {
-    this.#store = store;
-    this.#conversations = conversations;
+    this.store = store;
+    this.conversations = conversations;
   }
 
-  #runnerOf(agent: Agent): TaskRunner {
+  /** The task runner of an agent's turns, made at its first use. */
+  runnerOf(agent: Agent): TaskRunner {
     let runner = this.#runners.get(agent.name);
     if (runner === undefined) {
       runner = createTaskRunner({
         agent: collectedAgent(agent),
-        store: this.#store,
-        conversations: this.#conversations,
+        store: this.store,
+        conversations: this.conversations,
       });
       this.#runners.set(agent.name, runner);
     }
@@ -140,7 +141,7 @@ export class ConversationRuns {
     conversationId: string | undefined,
     signal: AbortSignal | undefined,
   ): Promise<RunResponse> {
-    const runner = this.#runnerOf(agent);
+    const runner = this.runnerOf(agent);
     let contextId = conversationId;
     let message: AgentInput;
     if (typeof input === 'string') message = input;

@@ -9,6 +9,7 @@ import {
   createMemoryTaskStore,
   DuplicateAgentError,
   InvalidInputError,
+  type TaskRunner,
   type TaskStore,
 } from '@agentport/core';
 import { ConversationRuns } from './conversation-runs.ts';
@@ -60,6 +61,16 @@ export interface Runner {
   listAgents(): AgentDef[];
   /** The AgentDef of one agent; throws an AgentNotFoundError naming it when unknown. */
   getAgentDef(name: string): AgentDef;
+  /**
+   * The core TaskRunner of an agent's conversation turns (AgentNotFoundError when unknown): a
+   * streamed run answers a paused task through it. Optional: a Runner of another making (a
+   * wrapper) may leave it out; its streams then never answer a pause.
+   */
+  taskRunnerOf?(name: string): TaskRunner;
+  /** Where the tasks of its runs that paused live (`createRunner`'s `store`). */
+  readonly store?: TaskStore;
+  /** Where its conversations live (`createRunner`'s `conversations`). */
+  readonly conversations?: ConversationStore;
 }
 
 function byName(left: Agent, right: Agent): number {
@@ -160,6 +171,9 @@ export function createRunner(options: RunnerOptions): Runner {
     run,
     listAgents: () => structuredClone([...definitions.values()]),
     getAgentDef: (name) => structuredClone(fromAgentName(definitions, name)),
+    taskRunnerOf: (name) => conversations.runnerOf(find(name)),
+    store: conversations.store,
+    conversations: conversations.conversations,
   };
 }
 

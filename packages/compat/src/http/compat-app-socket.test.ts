@@ -87,7 +87,7 @@ describe('the compat app over a real socket', () => {
       .pipeThrough(new EventSourceParserStream())
       .getReader();
     const first = await reader?.read();
-    expect(first?.value).toMatchObject({ event: 'text-delta', id: '3' });
+    expect(first?.value).toMatchObject({ event: 'text-delta', id: '4' });
     caller.abort();
     await within(probe.aborted, 3000, 'the agent abort');
   });

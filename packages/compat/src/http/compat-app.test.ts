@@ -117,7 +117,7 @@ describe('POST /runs', () => {
     });
   });
 
-  it("streams one SSE event per agent event, numbered by its task's log from 3, ending with done", async () => {
+  it("streams one SSE event per agent event, numbered by its task's log from 4, ending with done", async () => {
     const response = await postRun({
       agent_name: 'assistant',
       input: 'what is 2 * 4',
@@ -127,10 +127,10 @@ describe('POST /runs', () => {
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const events = await readEvents(response);
     expect(events.map((event) => [event.id, event.event])).toEqual([
-      ['3', 'tool-call'],
-      ['4', 'tool-result'],
-      ['5', 'text-delta'],
-      ['6', 'done'],
+      ['4', 'tool-call'],
+      ['5', 'tool-result'],
+      ['6', 'text-delta'],
+      ['7', 'done'],
     ]);
     expect(JSON.parse(events[0]?.data ?? '')).toMatchObject({
       name: 'calculator',
@@ -143,7 +143,7 @@ describe('POST /runs', () => {
     const response = await postRun({ agent_name: 'failing', input: 'x', stream: true });
     const events = await readEvents(response);
     expect(events.map((event) => event.event)).toEqual(['text-delta', 'error']);
-    expect(events.map((event) => event.id)).toEqual(['3', '4']);
+    expect(events.map((event) => event.id)).toEqual(['4', '5']);
     expect(JSON.parse(events[1]?.data ?? '')).toEqual({
       code: 'agent_failure',
       message: "Agent 'failing' failed",
@@ -262,6 +262,6 @@ describe('shutdown', () => {
       message: 'The server is shutting down',
     });
     expect(events.length).toBeLessThan(20);
-    expect(events.map((event) => event.id)).toEqual(events.map((_, index) => String(index + 3)));
+    expect(events.map((event) => event.id)).toEqual(events.map((_, index) => String(index + 4)));
   });
 });

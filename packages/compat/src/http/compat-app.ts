@@ -1,4 +1,9 @@
-import { createMemoryTaskStore, type TaskStore } from '@agentport/core';
+import {
+  type ConversationStore,
+  createMemoryConversationStore,
+  createMemoryTaskStore,
+  type TaskStore,
+} from '@agentport/core';
 import {
   jsonErrorHandler,
   jsonNotFoundHandler,
@@ -25,8 +30,16 @@ export interface CompatAppOptions {
   heartbeatMs?: number;
   /** Aborting it ends open run streams with a final `shutting_down` error event and cancels their runs. */
   shutdownSignal?: AbortSignal;
-  /** The store whose tasks the streamed runs are (default a new in-memory store). */
+  /**
+   * The store whose tasks the streamed runs are (default the runner's `store`, else a new
+   * in-memory store): the runner's, so a pause of either kind of run can be answered by the other.
+   */
   store?: TaskStore;
+  /**
+   * Where streamed runs' conversations live (default the runner's `conversations`, else a new
+   * in-memory store): the runner's, so both kinds of run share their conversations.
+   */
+  conversations?: ConversationStore;
   /**
    * How long a streamed run goes on once its caller left, for a rejoin to pick it up, before its
    * task is canceled and its agent aborted, in milliseconds (default 10 s).
@@ -42,11 +55,16 @@ export interface CompatAppOptions {
 /** The stream runs of an app: a store listener, and their cancel on shutdown. */
 function streamRunsOf(options: CompatAppOptions): StreamRuns {
   const closing = options.shutdownSignal ?? new AbortController().signal;
+  const { runner } = options;
   const runs = new StreamRuns(
-    options.store ?? createMemoryTaskStore(),
+    options.store ?? runner.store ?? createMemoryTaskStore(),
     options.rejoinGraceMs ?? DEFAULT_REJOIN_GRACE_MS,
     closing,
     options.streamRetentionMs ?? DEFAULT_STREAM_RETAIN_MS,
+    {
+      conversations:
+        options.conversations ?? runner.conversations ?? createMemoryConversationStore(),
+    },
   );
   // After the abort's other listeners: open streams end with `shutting_down` before their cancel.
   const close = (): void => queueMicrotask(() => runs.close());
