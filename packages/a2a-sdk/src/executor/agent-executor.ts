@@ -72,9 +72,8 @@ export interface ClosableAgentExecutor extends AgentExecutor {
   close(): void;
 }
 
-/** What one executor's parts share: its agent, its runner, its reply slots, what runs now. */
+/** What one executor's parts share: its runner (and agent), its reply slots, what runs now. */
 interface ExecutorState {
-  readonly agent: Agent;
   readonly runner: TaskRunner;
   /** Whether it made its runner (then it closes it). */
   readonly ownsRunner: boolean;
@@ -299,7 +298,6 @@ export function createAgentExecutor(options: AgentExecutorOptions): ClosableAgen
     throw new TypeError(`runner runs agent '${options.runner.agent.name}', not '${agent.name}'`);
   }
   const state: ExecutorState = {
-    agent,
     runner: options.runner ?? createTaskRunner({ agent, maxConcurrency }),
     ownsRunner: options.runner === undefined,
     slots,
