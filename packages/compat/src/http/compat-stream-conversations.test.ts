@@ -168,4 +168,36 @@ describe('POST /runs with stream: true in a conversation', () => {
     expect((await store.get(String(first.data.taskId)))?.status).toBe('input-required');
     expect((await conversations.get(first.conversationId))?.waitingTaskId).toBe(first.data.taskId);
   });
+
+  it('answers 409 task_not_waiting as JSON to the second of two streamed answers racing', async () => {
+    const app = appOf();
+    const first = await streamed(app, { agent_name: 'booking', input: 'hi' });
+    const answer = {
+      agent_name: 'booking',
+      input: '3',
+      conversation_id: first.conversationId,
+      stream: true,
+    };
+    const responses = await Promise.all([post(app, answer), post(app, answer)]);
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 409]);
+    const refused = responses.find((response) => response.status === 409);
+    expect(await refused?.json()).toMatchObject({ error: { code: 'task_not_waiting' } });
+    const answered = responses.find((response) => response.status === 200);
+    const events = answered === undefined ? [] : await readEvents(answered);
+    expect(events.at(-1)?.event).toBe('input-required');
+  });
+
+  it('starts a new task for a streamed answer when the runner has no taskRunnerOf (a wrapper)', async () => {
+    const inner = createRunner({ agents: [createBookingAgent()] });
+    const { taskRunnerOf: _left, ...wrapper } = inner;
+    const app = createCompatApp({ runner: wrapper });
+    const first = await streamed(app, { agent_name: 'booking', input: 'hi' });
+    const second = await streamed(app, {
+      agent_name: 'booking',
+      input: '3',
+      conversation_id: first.conversationId,
+    });
+    expect(second.data).toMatchObject({ question: 'For how many people?' });
+    expect(second.data.taskId).not.toBe(first.data.taskId);
+  });
 });
