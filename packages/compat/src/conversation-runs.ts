@@ -103,31 +103,54 @@ async function collectTaskTurn(
 }
 
 /**
- * The conversations of a Runner's agents: a core TaskRunner per agent (made at its first run),
- * over one task store and one conversation store, whose `converse` runs each turn.
+ * The task runner of each agent over each pair of stores, shared by every Runner made over them:
+ * a Runner made again (the gateway makes one per change of its agents) runs its agents' turns on
+ * the same task runners, so no store keeps a listener per Runner ever made.
+ */
+const taskRunners = new WeakMap<
+  TaskStore,
+  WeakMap<ConversationStore, WeakMap<Agent, TaskRunner>>
+>();
+
+function sharedTaskRunner(
+  agent: Agent,
+  store: TaskStore,
+  conversations: ConversationStore,
+): TaskRunner {
+  let byConversations = taskRunners.get(store);
+  if (byConversations === undefined) {
+    byConversations = new WeakMap();
+    taskRunners.set(store, byConversations);
+  }
+  let byAgent = byConversations.get(conversations);
+  if (byAgent === undefined) {
+    byAgent = new WeakMap();
+    byConversations.set(conversations, byAgent);
+  }
+  let runner = byAgent.get(agent);
+  if (runner === undefined) {
+    runner = createTaskRunner({ agent: collectedAgent(agent), store, conversations });
+    byAgent.set(agent, runner);
+  }
+  return runner;
+}
+
+/**
+ * The conversations of a Runner's agents: a core TaskRunner per agent (made at its first run,
+ * shared with other Runners of the same stores), whose `converse` runs each turn.
  */
 export class ConversationRuns {
   readonly store: TaskStore;
   readonly conversations: ConversationStore;
-  readonly #runners = new Map<string, TaskRunner>();
 
   constructor(store: TaskStore, conversations: ConversationStore) {
     this.store = store;
     this.conversations = conversations;
   }
 
-  /** The task runner of an agent's turns, made at its first use. */
+  /** The task runner of an agent's turns. */
   runnerOf(agent: Agent): TaskRunner {
-    let runner = this.#runners.get(agent.name);
-    if (runner === undefined) {
-      runner = createTaskRunner({
-        agent: collectedAgent(agent),
-        store: this.store,
-        conversations: this.conversations,
-      });
-      this.#runners.set(agent.name, runner);
-    }
-    return runner;
+    return sharedTaskRunner(agent, this.store, this.conversations);
   }
 
   /**

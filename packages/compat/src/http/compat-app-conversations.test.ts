@@ -277,6 +277,8 @@ describe('Runner.run of a paused run', () => {
     const options = { agents: [createBookingAgent()], store, conversations };
     const first = await createRunner(options).run({ agent_name: 'booking', input: 'hi' });
     const again = createRunner(options);
+    // One task runner per agent and stores, whichever Runner asks: no listener per Runner made.
+    expect(again.taskRunnerOf?.('booking')).toBe(createRunner(options).taskRunnerOf?.('booking'));
     const answer = { agent_name: 'booking', conversation_id: first.conversation_id };
     await expect(again.run({ ...answer, input: '3' })).resolves.toMatchObject({
       interruption: { question: 'What time? (HH:MM)', task_id: first.interruption?.task_id },
