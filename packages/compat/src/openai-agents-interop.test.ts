@@ -2,12 +2,16 @@ import { type Tool, ToolArgumentsError } from '@agentport/core';
 import { createAssistantAgent } from '@agentport/core/agents';
 import {
   Agent,
+  type AgentInputItem,
+  assistant,
   type FunctionTool,
   handoff,
   type ModelProvider,
   Runner,
   setTracingDisabled,
+  system,
   tool,
+  user,
 } from '@openai/agents';
 import {
   assistantMessage,
@@ -16,7 +20,7 @@ import {
   ScriptedModel,
 } from '@openai/agents/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { AgentDef, FlatToolDef } from './definitions.ts';
+import type { AgentDef, FlatToolDef, RunRequest } from './definitions.ts';
 import { toFlatToolDef } from './flat-tool.ts';
 import { createRunner } from './runner.ts';
 
@@ -189,5 +193,29 @@ describe('an AgentDef exported here, run by @openai/agents', () => {
     expect((failures[0] as Error).message).toContain("Invalid arguments for tool 'calculator'");
     expect(result.finalOutput).toContain('An error occurred while running the tool');
     expect(result.lastAgent?.name).toBe('assistant');
+  });
+});
+
+describe('input items built with @openai/agents', () => {
+  it("run as RunRequest input: the SDK's user, assistant and system items and its content parts", async () => {
+    const runner = createRunner({ agents: [createAssistantAgent()] });
+    const history: AgentInputItem[] = [system('be brief'), user('I like tea'), assistant('Noted.')];
+    const recall = await runner.run({
+      agent_name: 'assistant',
+      input: [...history, user('what did I say?')] as RunRequest['input'],
+    });
+    expect(recall.output).toBe('be brief\nI like tea');
+    const parts: AgentInputItem = user([
+      { type: 'input_text', text: 'describe the parts' },
+      { type: 'input_image', image: 'https://example.com/a.png' },
+      { type: 'input_file', file: 'data:text/plain;base64,aGk=', filename: 'hi.txt' },
+    ]);
+    const described = await runner.run({
+      agent_name: 'assistant',
+      input: [parts] as RunRequest['input'],
+    });
+    expect(described.output).toBe(
+      'text text/plain 18 bytes\nfile image/png at https://example.com/a.png\nfile text/plain 2 bytes',
+    );
   });
 });
