@@ -11,6 +11,7 @@ import {
   type TaskEvent,
   type TaskRunner,
   type TaskStore,
+  type TurnResult,
 } from '@agentport/core';
 import {
   type AgentEventObserver,
@@ -179,7 +180,7 @@ export class ConversationRuns {
     const metadata: Record<string, unknown> = {};
     const collector = new RunCollector(agent.name);
     collectors.set(metadata, collector);
-    let turn: Awaited<ReturnType<TaskRunner['converse']>>;
+    let turn: TurnResult;
     try {
       turn = await runner.converse(message, { contextId, signal, metadata });
     } catch (error) {
