@@ -2,8 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   type Agent,
   AgentNotFoundError,
+  type ConversationStore,
+  createTaskRunner,
   DuplicateAgentError,
   InvalidInputError,
+  type TaskRunner,
   type TaskStore,
 } from '@agentport/core';
 import {
@@ -44,6 +47,8 @@ interface ServedAction {
 
 interface Entry {
   agent: Agent;
+  /** The agent's task runner (its conversation turns, resumed tasks), made when first needed. */
+  runner: TaskRunner | undefined;
   /** The JSON of `GET /{name}`, computed once. */
   summary: string;
   invoke: ServedAction;
@@ -56,8 +61,12 @@ export interface AgentRegistryOptions {
   heartbeatMs: number | undefined;
   maxBufferedBytes: number | undefined;
   directNodeStreaming: boolean;
-  /** Where stream runs keep their tasks. */
+  /** Where stream runs and paused turns keep their tasks. */
   store: TaskStore;
+  /** Where conversations are kept. */
+  conversations: ConversationStore;
+  /** How many earlier messages a run is handed at most. */
+  maxHistory: number | undefined;
   /** How long a stream run nobody reads goes on before it is canceled. */
   rejoinGraceMs: number;
   streamRetentionMs: number;
@@ -94,6 +103,7 @@ export class AgentRegistry {
       options.rejoinGraceMs,
       this.#closing.signal,
       options.streamRetentionMs,
+      { conversations: options.conversations, maxHistory: options.maxHistory },
     );
     this.#streamOptions = {
       heartbeatMs: options.heartbeatMs,
@@ -113,11 +123,13 @@ export class AgentRegistry {
     }
     if (this.#agents.has(routeName)) throw new DuplicateAgentError(routeName);
     const { maxBodyBytes } = this.#options;
+    const runnerOf = (): TaskRunner => this.#runnerOf(routeName);
     this.#agents.set(routeName, {
       agent,
+      runner: undefined,
       summary: JSON.stringify(describeAgent(routeName, agent)),
-      invoke: served(invokeAction(agent, maxBodyBytes)),
-      stream: served(streamAction(agent, this.#runs, maxBodyBytes, this.#streamOptions)),
+      invoke: served(invokeAction(agent, runnerOf, maxBodyBytes)),
+      stream: served(streamAction(agent, runnerOf, this.#runs, maxBodyBytes, this.#streamOptions)),
     });
     this.#listing = undefined;
   }
@@ -129,6 +141,25 @@ export class AgentRegistry {
   close(): void {
     this.#closing.abort();
     this.#runs.close();
+    for (const entry of this.#agents.values()) void entry.runner?.close();
+  }
+
+  /**
+   * The runner of a registered agent, made at its first turn: over the server's store and
+   * conversations, with no bound of its own on the turns it runs at once (as streams have none).
+   */
+  #runnerOf(routeName: string): TaskRunner {
+    const entry = this.#agents.get(routeName) as Entry;
+    if (entry.runner !== undefined) return entry.runner;
+    const { store, conversations, maxHistory } = this.#options;
+    entry.runner = createTaskRunner({
+      agent: entry.agent,
+      store,
+      conversations,
+      maxConcurrency: Number.MAX_SAFE_INTEGER,
+      ...(maxHistory === undefined ? {} : { maxHistory }),
+    });
+    return entry.runner;
   }
 
   /** `GET /{name}/tasks/{id}/stream` of a served agent, or undefined for another path. */

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { connect } from 'node:net';
-import { createMemoryTaskStore } from '@agentport/core';
+import { createMemoryTaskStore, createTaskRunner } from '@agentport/core';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { StreamRuns } from '@agentport/http/internal';
 import { type FetchApp, type ListenOptions, listen, nodeAction } from '@agentport/http/node';
@@ -45,8 +45,19 @@ async function send(base: string, sent: SentRequest): Promise<Answer> {
         ? undefined
         : contentType?.startsWith('text/event-stream')
           ? text
-          : JSON.parse(text),
+          : withoutContextId(JSON.parse(text)),
   };
+}
+
+/** An invoke's answer with its (new, random) contextId named alike, for answers to compare. */
+function withoutContextId(body: unknown): unknown {
+  const answer = body as { contextId?: unknown } | null;
+  return typeof answer?.contextId === 'string' ? { ...answer, contextId: 'new' } : body;
+}
+
+/** What an invoke answers when the agent completes with `result`, in a new conversation. */
+function completed(result: string) {
+  return { result, contextId: 'new', status: 'completed' };
 }
 
 function createServer(): RestServer {
@@ -195,7 +206,7 @@ describe('handleNode: invoke and stream calls answered on Node without Hono', ()
       status: 200,
       contentType: 'application/json',
       allow: undefined,
-      body: { result: 'hi there' },
+      body: completed('hi there'),
     });
     const failed = await send(fast, { path: '/broken/invoke', body: '{"input":"x"}' });
     expect(failed.status).toBe(500);
@@ -217,8 +228,8 @@ describe('handleNode: invoke and stream calls answered on Node without Hono', ()
     const answer = await send(fast, { path: '/unserialisable/stream', body: '{"input":"x"}' });
     const { events } = parseSSE(answer.body as string);
     expect(events.map((event) => [event.event, event.id])).toEqual([
-      ['text-delta', '3'],
-      ['error', '4'],
+      ['text-delta', '4'],
+      ['error', '5'],
     ]);
     expect(JSON.parse(events[1]?.data ?? '')).toMatchObject({ code: 'agent_failure' });
   });
@@ -279,7 +290,7 @@ describe('handleNode: invoke and stream calls answered on Node without Hono', ()
       },
     );
     const answer = await send(url, { path: '/agents/echo/invoke', body: '{"input":"x"}' });
-    expect(answer.body).toEqual({ result: 'x' });
+    expect(answer.body).toEqual(completed('x'));
     expect((await send(url, { path: '/echo/invoke', body: '{"input":"x"}' })).status).toBe(418);
     expect(seen).toEqual([true, false]);
   });
@@ -319,7 +330,7 @@ describe('handleNode: invoke and stream calls answered on Node without Hono', ()
       path: '/echo/invoke',
       body: '{"input":"still here"}',
     });
-    expect(answer.body).toEqual({ result: 'still here' });
+    expect(answer.body).toEqual(completed('still here'));
   });
 
   it('ends the connection, not the process, when Node refuses a header of the answer', async () => {
@@ -331,7 +342,7 @@ describe('handleNode: invoke and stream calls answered on Node without Hono', ()
     );
     const call = { path: '/echo/invoke', body: '{"input":"x"}' };
     await expect(send(url, { ...call, headers: { 'x-mode': 'bad' } })).rejects.toThrow();
-    expect((await send(url, call)).body).toEqual({ result: 'x' });
+    expect((await send(url, call)).body).toEqual(completed('x'));
   });
 
   it('starts no stream, throws nothing and cancels the task, for a caller gone as its body arrived', async () => {
@@ -339,7 +350,9 @@ describe('handleNode: invoke and stream calls answered on Node without Hono', ()
     const gone = { destroyed: true, writableEnded: true } as unknown as ServerResponse;
     const store = createMemoryTaskStore();
     const runs = new StreamRuns(store, 60_000, new AbortController().signal);
-    nodeAction(streamAction(createEchoAgent(), runs, 1024, {}))(request, gone);
+    const agent = createEchoAgent();
+    const runnerOf = () => createTaskRunner({ agent, store });
+    nodeAction(streamAction(agent, runnerOf, runs, 1024, {}))(request, gone);
     request.emit('data', Buffer.from('{"input":"x"}'));
     expect(() => request.emit('end')).not.toThrow();
     await vi.waitFor(async () => {
@@ -366,6 +379,6 @@ describe('handleNode: invoke and stream calls answered on Node without Hono', ()
       throw new Error('not today');
     });
     const answer = await send(url, { path: '/echo/invoke', body: '{"input":"x"}' });
-    expect(answer.body).toEqual({ result: 'x' });
+    expect(answer.body).toEqual(completed('x'));
   });
 });

@@ -42,7 +42,7 @@ describe('over a real socket', () => {
       headers: json,
       body: JSON.stringify({ input: 'over the wire' }),
     });
-    expect(await response.json()).toEqual({ result: 'over the wire' });
+    expect(await response.json()).toMatchObject({ result: 'over the wire', status: 'completed' });
   });
 
   it('answers 404 not_found for a dot segment, which URL parsing would resolve to another agent', async () => {
@@ -85,7 +85,7 @@ describe('over a real socket', () => {
       error: { code: 'not_found', message: 'No route for //echo/invoke' },
     });
     const plain = await postAsWritten(url, '/team/echo/invoke', { input: 'x' });
-    expect(JSON.parse(plain.text)).toEqual({ result: 'x' });
+    expect(JSON.parse(plain.text)).toMatchObject({ result: 'x', status: 'completed' });
   });
 
   it('delivers the first event while the agent is still running', async () => {
@@ -298,7 +298,7 @@ describe('request bodies over a real socket', () => {
       headers: json,
       body: Buffer.from('\ufeff{"input":"café ✓"}'),
     });
-    expect(await fine.json()).toEqual({ result: 'café ✓' });
+    expect(await fine.json()).toMatchObject({ result: 'café ✓', status: 'completed' });
   });
 
   it('refuses a compressed body with 415, which it does not decode', async () => {
@@ -323,7 +323,7 @@ describe('request bodies over a real socket', () => {
       headers: { ...json, 'content-encoding': 'identity' },
       body: '{"input":"plain"}',
     });
-    expect(await identity.json()).toEqual({ result: 'plain' });
+    expect(await identity.json()).toMatchObject({ result: 'plain', status: 'completed' });
   });
 
   it('answers a declared length over the limit 413 with Connection: close and ends the connection at once, on both actions', async () => {
@@ -375,7 +375,10 @@ describe('request bodies over a real socket', () => {
       expect(refused.status).toBe(413);
       expect(refused.connection).toBe('close');
       const next = await send(JSON.stringify({ input: 'next' }), false);
-      expect(next).toMatchObject({ status: 200, text: '{"result":"next"}' });
+      expect(next).toMatchObject({
+        status: 200,
+        text: expect.stringContaining('{"result":"next","contextId":'),
+      });
     } finally {
       agent.destroy();
     }
@@ -407,9 +410,9 @@ describe('close', () => {
       event: 'error',
       data: { code: 'shutting_down', message: 'The server is shutting down' },
     });
-    // The final event goes on with the stream's ids (the task log's, from 3).
+    // The final event goes on with the stream's ids (the task log's, from 4).
     expect(parsed.events.map((event) => event.id)).toEqual(
-      parsed.events.map((_, index) => String(index + 3)),
+      parsed.events.map((_, index) => String(index + 4)),
     );
     expect(events.filter((event) => event.event === 'text-delta').length).toBeLessThan(5);
     const refused = await fetch(`${url}/ticker/invoke`, {

@@ -196,17 +196,17 @@ describe('POST /{name}/invoke', () => {
     const response = await post('/echo/invoke', { input: 'hello there' });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await response.json()).toEqual({ result: 'hello there' });
+    expect(await response.json()).toMatchObject({ result: 'hello there', status: 'completed' });
   });
 
   it('reaches an agent with a multi-segment name', async () => {
     const response = await post('/team/loud/invoke', { input: 'hi' });
-    expect(await response.json()).toEqual({ result: 'HI' });
+    expect(await response.json()).toMatchObject({ result: 'HI', status: 'completed' });
   });
 
   it('ignores fields other than input', async () => {
     const response = await post('/echo/invoke', { input: 'x', extra: true });
-    expect(await response.json()).toEqual({ result: 'x' });
+    expect(await response.json()).toMatchObject({ result: 'x', status: 'completed' });
   });
 
   it('answers 500 agent_failure with a safe message when the agent fails', async () => {
@@ -249,14 +249,14 @@ describe('POST /{name}/invoke', () => {
 });
 
 describe('POST /{name}/stream', () => {
-  it("streams one SSE event per agent event, ids from 3 (the task log's), ending with done", async () => {
+  it("streams one SSE event per agent event, ids from 4 (the task log's: its creation, the caller's message, its start), ending with done", async () => {
     const response = await post('/echo/stream', { input: 'one two three' });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(response.headers.get('cache-control')).toBe('no-cache, no-transform');
     const parsed = await readSSE(response);
     // 1 and 2 are the task's creation and start in its log, which the stream does not send.
-    expect(parsed.events.map((event) => event.id)).toEqual(['3', '4', '5', '6']);
+    expect(parsed.events.map((event) => event.id)).toEqual(['4', '5', '6', '7']);
     expect(eventsOf(parsed)).toEqual([
       { event: 'text-delta', data: { delta: 'one' } },
       { event: 'text-delta', data: { delta: ' two' } },
@@ -275,8 +275,8 @@ describe('POST /{name}/stream', () => {
     const first = await post('/echo/stream', { input: 'a' });
     const second = await post('/echo/stream', { input: 'b' });
     expect(first.headers.get('content-location')).not.toBe(second.headers.get('content-location'));
-    expect((await readSSE(first)).events[0]?.id).toBe('3');
-    expect((await readSSE(second)).events[0]?.id).toBe('3');
+    expect((await readSSE(first)).events[0]?.id).toBe('4');
+    expect((await readSSE(second)).events[0]?.id).toBe('4');
   });
 
   it('ends with an error event, with a safe message, when the agent fails', async () => {
@@ -288,7 +288,7 @@ describe('POST /{name}/stream', () => {
         data: { code: 'agent_failure', message: "Agent 'broken' failed" },
       },
     ]);
-    expect(parsed.events.at(-1)?.id).toBe('4');
+    expect(parsed.events.at(-1)?.id).toBe('5');
   });
 
   it('numbers the error event right after the last event when an event cannot be serialised', async () => {
@@ -300,7 +300,7 @@ describe('POST /{name}/stream', () => {
     });
     const parsed = await readSSE(response);
     // The event that cannot be sent is not in the log either: the failure takes its number.
-    expect(parsed.events.map((event) => event.id)).toEqual(['3', '4']);
+    expect(parsed.events.map((event) => event.id)).toEqual(['4', '5']);
     expect(eventsOf(parsed)).toEqual([
       { event: 'text-delta', data: { delta: 'before' } },
       {
@@ -380,10 +380,10 @@ describe('bad requests', () => {
   it.each([
     ['a missing input', {}, 'input: is required'],
     ['an empty input', { input: '' }, 'input: must not be empty'],
-    ['a number input', { input: 42 }, 'input: must be a string'],
-    ['a null input', { input: null }, 'input: must be a string'],
-    ['an array body', ['x'], 'body: must be a JSON object with an input string'],
-    ['a string body', 'hello', 'body: must be a JSON object with an input string'],
+    ['a number input', { input: 42 }, 'input: must be a string or a list of parts'],
+    ['a null input', { input: null }, 'input: must be a string or a list of parts'],
+    ['an array body', ['x'], 'body: must be a JSON object with an input'],
+    ['a string body', 'hello', 'body: must be a JSON object with an input'],
   ])('answers 400 invalid_input for %s', async (_, body, message) => {
     for (const action of ['invoke', 'stream']) {
       const response = await post(`/echo/${action}`, JSON.stringify(body));
@@ -437,7 +437,7 @@ describe('bad requests', () => {
     expect(await errorOf(over)).toMatchObject({ code: 'payload_too_large' });
     const within = await chunked(JSON.stringify({ input: 'short' }));
     expect(within.status).toBe(200);
-    expect(await within.json()).toEqual({ result: 'short' });
+    expect(await within.json()).toMatchObject({ result: 'short', status: 'completed' });
   });
 
   it('answers 404 agent_not_found for an action of an unknown agent', async () => {
@@ -493,7 +493,7 @@ describe('mounting', () => {
       body: '{"input":"mounted"}',
       headers: { 'content-type': 'application/json' },
     });
-    expect(await invoked.json()).toEqual({ result: 'MOUNTED' });
+    expect(await invoked.json()).toMatchObject({ result: 'MOUNTED', status: 'completed' });
     const listed = (await (await gateway.request('/agents')).json()) as { agents: unknown[] };
     expect(listed.agents).toHaveLength(6);
     const missing = await gateway.request('/agents/nobody/invoke', { method: 'POST' });

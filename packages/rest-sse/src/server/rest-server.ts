@@ -1,5 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Agent, createMemoryTaskStore, type TaskStore } from '@agentport/core';
+import {
+  type Agent,
+  type ConversationStore,
+  createMemoryConversationStore,
+  createMemoryTaskStore,
+  type TaskStore,
+} from '@agentport/core';
 import {
   DEFAULT_MAX_BODY_BYTES,
   errorResponse,
@@ -41,6 +47,13 @@ export interface RestServerOptions {
    * the store, apart from the store's other tasks (default 10 minutes).
    */
   streamRetentionMs?: number;
+  /**
+   * Where conversations are kept (each invoke or stream turn, by `contextId`), default a new
+   * in-memory one: share one with another surface to continue its conversations here.
+   */
+  conversations?: ConversationStore;
+  /** How many earlier messages of its conversation a run is handed at most (default 100). */
+  maxHistory?: number;
 }
 
 /** A REST/SSE server: a registry of agents and the Hono app that serves them. */
@@ -108,6 +121,8 @@ export function createRestServer(options: RestServerOptions = {}): RestServer {
     store: options.store ?? createMemoryTaskStore(),
     rejoinGraceMs: options.rejoinGraceMs ?? DEFAULT_REJOIN_GRACE_MS,
     streamRetentionMs: options.streamRetentionMs ?? DEFAULT_STREAM_RETAIN_MS,
+    conversations: options.conversations ?? createMemoryConversationStore(),
+    maxHistory: options.maxHistory,
   });
   const app = createRestApp(registry);
   const server: RestServer = {
