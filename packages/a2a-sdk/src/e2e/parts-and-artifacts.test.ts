@@ -85,6 +85,19 @@ describe.each(FLAVOURS)(
       ]);
     });
 
+    it('runs the agent on a message of one file alone (no text: its input is empty)', async () => {
+      const request = SendMessageRequest.fromJSON({
+        message: {
+          messageId: crypto.randomUUID(),
+          role: 'ROLE_USER',
+          parts: [{ url: 'https://example.com/b.png', mediaType: 'image/png' }],
+        },
+      });
+      const task = asTask(await assistantClient.sendMessage(request));
+      expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(task.history?.[0]?.parts.map((part) => part.content?.$case)).toEqual(['url']);
+    });
+
     it('keeps the parts in the task history: the file bytes, media type and name, the data', async () => {
       const task = asTask(await assistantClient.sendMessage(describeRequest()));
       const read = await assistantClient.getTask({
