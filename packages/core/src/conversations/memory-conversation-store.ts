@@ -35,6 +35,10 @@ interface Entry {
   bytes: number;
   waitingTaskId: string | undefined;
   changedAt: number;
+  /** Its neighbours in change order (a list: a Map iterated from its start after many deletes skips every hole). */
+  older: Entry | undefined;
+  newer: Entry | undefined;
+  readonly contextId: string;
 }
 
 /** What an entry holds besides its messages, roughly. */
@@ -68,6 +72,9 @@ class MemoryConversations implements ConversationStore {
   readonly #ttlMs: number;
   readonly #now: () => number;
   readonly #entries = new Map<string, Entry>();
+  /** The least and the most recently changed conversations. */
+  #oldest: Entry | undefined;
+  #newest: Entry | undefined;
   #totalBytes = 0;
 
   constructor(options: MemoryConversationStoreOptions) {
@@ -98,10 +105,10 @@ class MemoryConversations implements ConversationStore {
 
   deleteExpired(at = new Date(this.#now())): Promise<number> {
     let removed = 0;
-    for (const [contextId, entry] of this.#entries) {
-      // Change order is age order: the first young one ends the sweep.
+    // Change order is age order: the first young one ends the sweep.
+    for (let entry = this.#oldest; entry !== undefined; entry = this.#oldest) {
       if (at.getTime() - entry.changedAt < this.#ttlMs) break;
-      this.#remove(contextId, entry);
+      this.#remove(entry);
       removed += 1;
     }
     return Promise.resolve(removed);
@@ -111,13 +118,36 @@ class MemoryConversations implements ConversationStore {
     const entry = this.#entries.get(contextId);
     if (entry === undefined) return undefined;
     if (this.#now() - entry.changedAt < this.#ttlMs) return entry;
-    this.#remove(contextId, entry);
+    this.#remove(entry);
     return undefined;
   }
 
-  #remove(contextId: string, entry: Entry): void {
-    this.#entries.delete(contextId);
+  #remove(entry: Entry): void {
+    this.#entries.delete(entry.contextId);
+    this.#unlink(entry);
     this.#totalBytes -= entry.bytes;
+  }
+
+  #unlink(entry: Entry): void {
+    const { older, newer } = entry;
+    if (older === undefined) this.#oldest = newer;
+    else older.newer = newer;
+    if (newer === undefined) this.#newest = older;
+    else newer.older = older;
+    entry.older = undefined;
+    entry.newer = undefined;
+  }
+
+  /** Makes an entry the most recently changed. */
+  #touch(entry: Entry): void {
+    if (this.#newest === entry) return;
+    if (entry.older !== undefined || entry.newer !== undefined || this.#oldest === entry) {
+      this.#unlink(entry);
+    }
+    entry.older = this.#newest;
+    if (this.#newest === undefined) this.#oldest = entry;
+    else this.#newest.newer = entry;
+    this.#newest = entry;
   }
 
   #append(contextId: string, change: ConversationAppend): void {
@@ -128,13 +158,17 @@ class MemoryConversations implements ConversationStore {
     }
     if (entry === undefined) {
       entry = {
+        contextId,
         agentName: change.agentName,
         messages: [],
         weights: [],
         bytes: ENTRY_BYTES + 2 * contextId.length,
         waitingTaskId: undefined,
         changedAt: 0,
+        older: undefined,
+        newer: undefined,
       };
+      this.#entries.set(contextId, entry);
       this.#totalBytes += entry.bytes;
     }
     for (const given of change.messages) {
@@ -147,19 +181,17 @@ class MemoryConversations implements ConversationStore {
     }
     if (change.waitingTaskId !== undefined) entry.waitingTaskId = change.waitingTaskId ?? undefined;
     entry.changedAt = this.#now();
-    this.#entries.delete(contextId);
-    this.#entries.set(contextId, entry);
+    this.#touch(entry);
     this.#totalBytes -= trim(entry, this.#maxMessages);
-    this.#evict(contextId);
+    this.#evict(entry);
   }
 
   /** Drops the least recently changed conversations (never `keep`) while over a bound. */
-  #evict(keep: string): void {
-    for (const [contextId, entry] of this.#entries) {
-      if (this.#entries.size <= this.#maxConversations && this.#totalBytes <= this.#maxBytes) {
-        return;
-      }
-      if (contextId !== keep) this.#remove(contextId, entry);
+  #evict(keep: Entry): void {
+    while (this.#entries.size > this.#maxConversations || this.#totalBytes > this.#maxBytes) {
+      const oldest = this.#oldest;
+      if (oldest === undefined || oldest === keep) return;
+      this.#remove(oldest);
     }
   }
 }
