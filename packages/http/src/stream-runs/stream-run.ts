@@ -20,6 +20,7 @@ import {
   type TaskStore,
   toAgentPortError,
   UNFINISHED_STATUSES,
+  userMessage,
 } from '@agentport/core';
 import {
   type AgentEventObserver,
@@ -83,8 +84,8 @@ export class StreamRun implements AgentEventObserver {
   readonly #host: StreamRunHost;
   readonly #agent: StreamedAgent;
   readonly #controller = new AbortController();
-  /** The caller's message as the task holds it (the store's copy), when it holds one. */
-  readonly #message: Message | undefined;
+  /** The caller's message as the task holds it (the store's copy), else its text (its input). */
+  readonly #input: AgentInput;
   /** The conversation's earlier messages, until the agent is handed them. */
   #history: readonly Message[] | undefined;
   /** The stream's own reader, until it leaves. */
@@ -113,13 +114,13 @@ export class StreamRun implements AgentEventObserver {
     this.id = task.id;
     this.contextId = task.contextId;
     this.#seen = task.seq;
-    this.#message = task.messages[0];
+    this.#input = task.messages[0] ?? task.input;
     this.#history = history;
   }
 
   /**
    * Starts the agent, its events streamed to `writer` (the run's own reader): it is handed
-   * `input` (default: the caller's message as the task holds it), the conversation's earlier
+   * `input` (default: the caller's message as the task holds it, or its text), the earlier
    * messages, the `contextId` and the `taskId`.
    */
   open(writer: SSEWriter, input?: AgentInput): void {
@@ -133,7 +134,7 @@ export class StreamRun implements AgentEventObserver {
     this.#history = undefined;
     let events: AsyncIterable<AgentEvent>;
     try {
-      events = this.#agent.stream(input ?? (this.#message as Message), options);
+      events = this.#agent.stream(input ?? this.#input, options);
     } catch (error) {
       this.error(error);
       return;
@@ -367,10 +368,20 @@ export class StreamRun implements AgentEventObserver {
     if (this.#end !== undefined || this.#ended) return;
     this.#end = end;
     if (this.#pending !== undefined && hasChunks(this.#pending)) this.#writePending();
+    const { conversations } = this.#host;
+    const paused = end.patch.status === 'input-required';
+    const input = this.#input;
+    // A text the task does not hold: its message, for the turn and before a question.
+    const message =
+      typeof input !== 'string'
+        ? input
+        : conversations !== undefined || paused
+          ? userMessage(input)
+          : undefined;
+    if (typeof input === 'string' && paused && message !== undefined)
+      end.patch.messages = [message, ...(end.patch.messages ?? [])];
     const write = (): Promise<void> => {
       if (this.#ended) return Promise.resolve();
-      const { conversations } = this.#host;
-      const message = this.#message;
       const recording =
         conversations === undefined || message === undefined
           ? undefined

@@ -29,11 +29,16 @@ interface Served {
 }
 
 /** An app streaming runs of `agent`: `POST /stream` `{input, contextId?}`, `GET /tasks/:id/stream`. */
-function serveRuns(agent: StreamedAgent, conversations?: ConversationStore): Served {
+function serveRuns(
+  agent: StreamedAgent,
+  conversations?: ConversationStore,
+  keepTextAsInput?: boolean,
+): Served {
   const store = createMemoryTaskStore();
   const kept = conversations ?? createMemoryConversationStore();
   const runs = new StreamRuns(store, 1000, new AbortController().signal, undefined, {
     conversations: kept,
+    ...(keepTextAsInput === undefined ? {} : { keepTextAsInput }),
   });
   const app = new Hono();
   app.post('/stream', async (context) => {
@@ -133,6 +138,33 @@ describe('StreamRuns with conversations', () => {
       'a table please',
       'For how many people?',
     ]);
+  });
+
+  it("holds the caller's text as a message of the task, by default", async () => {
+    const { runs, store } = serveRuns(createBookingAgent());
+    const run = await runs.start(createBookingAgent(), 'hello');
+    expect((await store.get(run.id))?.messages.map((message) => textOf(message.parts))).toEqual([
+      'hello',
+    ]);
+  });
+
+  it('with keepTextAsInput, holds a plain text in a new conversation as the input only, until a pause puts it before the question', async () => {
+    const { app, store, runs, conversations } = serveRuns(createBookingAgent(), undefined, true);
+    const idle = await runs.start(createBookingAgent(), 'not yet opened');
+    expect((await store.get(idle.id))?.messages).toEqual([]);
+    expect((await store.get(idle.id))?.seq).toBe(2);
+    const named = await runs.start(createBookingAgent(), 'named', { contextId: 'k1' });
+    expect((await store.get(named.id))?.messages).toHaveLength(1);
+    const { response } = await post(app, { input: 'a table' });
+    const task = await store.get(response.headers.get('x-task-id') ?? '');
+    expect(task?.messages.map((message) => [message.role, textOf(message.parts)])).toEqual([
+      ['user', 'a table'],
+      ['agent', 'For how many people?'],
+    ]);
+    const turn = await conversations.get(task?.contextId ?? '');
+    expect(turn?.messages.map((message) => message.messageId)).toEqual(
+      task?.messages.map((message) => message.messageId),
+    );
   });
 
   it('never sends the state a pause keeps, and a rejoin of the paused run ends with the same input-required', async () => {

@@ -34,6 +34,14 @@ export interface StreamRunsOptions {
   conversations?: ConversationStore;
   /** How many earlier messages a run is handed at most, the newest (default 100). */
   maxHistory?: number;
+  /**
+   * A plain text sent in no conversation stays its task's `input` only: no message in the
+   * task's history (its log starts as without conversations, the stream's ids from 3) until the
+   * agent pauses, when it goes before the question; the turn is recorded all the same. An idle
+   * stream then holds what it held before conversations (default false: the task holds the
+   * message, ids from 4).
+   */
+  keepTextAsInput?: boolean;
 }
 
 /** What {@link StreamRuns.start} takes besides the agent and its input. */
@@ -55,6 +63,7 @@ export class StreamRuns implements StreamRunHost {
   readonly retainMs: number;
   readonly conversations: ConversationStore | undefined;
   readonly maxHistory: number;
+  readonly keepTextAsInput: boolean;
   readonly #runs = new Map<string, StreamRun>();
   #unsubscribe: (() => void) | undefined;
 
@@ -71,13 +80,14 @@ export class StreamRuns implements StreamRunHost {
     this.retainMs = retainMs;
     this.conversations = options.conversations;
     this.maxHistory = options.maxHistory ?? DEFAULT_MAX_HISTORY;
+    this.keepTextAsInput = options.keepTextAsInput === true;
   }
 
   /**
-   * Creates the task of a run of `agent`, started (`working`); the agent starts at `open`. With
-   * a conversation store, the task holds the caller's message, and a `contextId` is read first:
-   * its earlier messages are the run's history, and a conversation of another agent is refused
-   * with ContextNotFoundError (404) before any task.
+   * Creates the task of a run of `agent`, started (`working`); the agent starts at `open`. With a
+   * conversation store, the task holds the caller's message (but see `keepTextAsInput`), and a
+   * `contextId` is read first: its earlier messages are the run's history, and a conversation of
+   * another agent is refused with ContextNotFoundError (404) before any task.
    */
   start(
     agent: StreamedAgent,
@@ -104,11 +114,12 @@ export class StreamRuns implements StreamRunHost {
   ): Promise<StreamRun> {
     const id = randomUuid();
     const { store } = this;
-    // The caller's message is the task's history (and its turn's) when conversations are kept.
     const messages =
-      this.conversations === undefined && typeof input === 'string'
-        ? undefined
-        : [typeof input === 'string' ? userMessage(input) : input];
+      typeof input !== 'string'
+        ? [input]
+        : this.conversations === undefined || (contextId === undefined && this.keepTextAsInput)
+          ? undefined
+          : [userMessage(input)];
     // Promise steps, not an async function: this is on every stream's path.
     return store
       .create({
@@ -122,8 +133,7 @@ export class StreamRuns implements StreamRunHost {
         retainMs: this.retainMs,
       })
       .then((task) => {
-        // Nobody knew the id until now: nothing but this run wrote the task. The run keeps the
-        // store's copy of the message (the task holds it anyway), not one of its own.
+        // Nobody knew the id until now: nothing but this run wrote the task.
         const run = new StreamRun(this, agent, task, history);
         this.#runs.set(id, run);
         this.#unsubscribe ??= store.subscribe(this.#changed);
