@@ -103,7 +103,12 @@ export class AgentRegistry {
       options.rejoinGraceMs,
       this.#closing.signal,
       options.streamRetentionMs,
-      { conversations: options.conversations, maxHistory: options.maxHistory },
+      // A plain stream's task holds no message: an idle stream costs what it did.
+      {
+        conversations: options.conversations,
+        maxHistory: options.maxHistory,
+        keepTextAsInput: true,
+      },
     );
     this.#streamOptions = {
       heartbeatMs: options.heartbeatMs,

@@ -228,8 +228,8 @@ describe('handleNode: invoke and stream calls answered on Node without Hono', ()
     const answer = await send(fast, { path: '/unserialisable/stream', body: '{"input":"x"}' });
     const { events } = parseSSE(answer.body as string);
     expect(events.map((event) => [event.event, event.id])).toEqual([
-      ['text-delta', '4'],
-      ['error', '5'],
+      ['text-delta', '3'],
+      ['error', '4'],
     ]);
     expect(JSON.parse(events[1]?.data ?? '')).toMatchObject({ code: 'agent_failure' });
   });

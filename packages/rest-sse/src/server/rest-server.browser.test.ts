@@ -109,10 +109,10 @@ describe('in headless Chromium', () => {
     const result = await page?.evaluate(readStreamInPage, '/agents/ticker/stream');
     expect(result?.contentType).toBe('text/event-stream; charset=utf-8');
     expect(result?.events).toEqual([
-      { event: 'text-delta', id: '4', data: { delta: 'tick 1' } },
-      { event: 'text-delta', id: '5', data: { delta: '\ntick 2' } },
-      { event: 'text-delta', id: '6', data: { delta: '\ntick 3' } },
-      { event: 'done', id: '7', data: { output: 'tick 1\ntick 2\ntick 3' } },
+      { event: 'text-delta', id: '3', data: { delta: 'tick 1' } },
+      { event: 'text-delta', id: '4', data: { delta: '\ntick 2' } },
+      { event: 'text-delta', id: '5', data: { delta: '\ntick 3' } },
+      { event: 'done', id: '6', data: { output: 'tick 1\ntick 2\ntick 3' } },
     ]);
     // The first tick reached the page at least a tick (250 ms) before the stream ended, the ticker
     // taking 500 ms: relative to the end, so a slow start of the fetch on a loaded machine

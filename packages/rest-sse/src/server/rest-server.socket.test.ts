@@ -410,9 +410,9 @@ describe('close', () => {
       event: 'error',
       data: { code: 'shutting_down', message: 'The server is shutting down' },
     });
-    // The final event goes on with the stream's ids (the task log's, from 4).
+    // The final event goes on with the stream's ids (the task log's, from 3).
     expect(parsed.events.map((event) => event.id)).toEqual(
-      parsed.events.map((_, index) => String(index + 4)),
+      parsed.events.map((_, index) => String(index + 3)),
     );
     expect(events.filter((event) => event.event === 'text-delta').length).toBeLessThan(5);
     const refused = await fetch(`${url}/ticker/invoke`, {

@@ -249,14 +249,14 @@ describe('POST /{name}/invoke', () => {
 });
 
 describe('POST /{name}/stream', () => {
-  it("streams one SSE event per agent event, ids from 4 (the task log's: its creation, the caller's message, its start), ending with done", async () => {
+  it("streams one SSE event per agent event, ids from 3 (the task log's), ending with done", async () => {
     const response = await post('/echo/stream', { input: 'one two three' });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(response.headers.get('cache-control')).toBe('no-cache, no-transform');
     const parsed = await readSSE(response);
     // 1 and 2 are the task's creation and start in its log, which the stream does not send.
-    expect(parsed.events.map((event) => event.id)).toEqual(['4', '5', '6', '7']);
+    expect(parsed.events.map((event) => event.id)).toEqual(['3', '4', '5', '6']);
     expect(eventsOf(parsed)).toEqual([
       { event: 'text-delta', data: { delta: 'one' } },
       { event: 'text-delta', data: { delta: ' two' } },
@@ -275,8 +275,8 @@ describe('POST /{name}/stream', () => {
     const first = await post('/echo/stream', { input: 'a' });
     const second = await post('/echo/stream', { input: 'b' });
     expect(first.headers.get('content-location')).not.toBe(second.headers.get('content-location'));
-    expect((await readSSE(first)).events[0]?.id).toBe('4');
-    expect((await readSSE(second)).events[0]?.id).toBe('4');
+    expect((await readSSE(first)).events[0]?.id).toBe('3');
+    expect((await readSSE(second)).events[0]?.id).toBe('3');
   });
 
   it('ends with an error event, with a safe message, when the agent fails', async () => {
@@ -288,7 +288,7 @@ describe('POST /{name}/stream', () => {
         data: { code: 'agent_failure', message: "Agent 'broken' failed" },
       },
     ]);
-    expect(parsed.events.at(-1)?.id).toBe('5');
+    expect(parsed.events.at(-1)?.id).toBe('4');
   });
 
   it('numbers the error event right after the last event when an event cannot be serialised', async () => {
@@ -300,7 +300,7 @@ describe('POST /{name}/stream', () => {
     });
     const parsed = await readSSE(response);
     // The event that cannot be sent is not in the log either: the failure takes its number.
-    expect(parsed.events.map((event) => event.id)).toEqual(['4', '5']);
+    expect(parsed.events.map((event) => event.id)).toEqual(['3', '4']);
     expect(eventsOf(parsed)).toEqual([
       { event: 'text-delta', data: { delta: 'before' } },
       {
