@@ -32,6 +32,13 @@ export interface Agent {
   /** Other agents this one can hand the conversation over to. */
   readonly handoffs: readonly Agent[];
   /**
+   * The media types of the parts it takes (default: text and data, `text/plain` and
+   * `application/json`); an agent that reads files lists theirs (`image/*`), so cards say so.
+   */
+  readonly inputModes?: readonly string[];
+  /** The media types of the parts it answers with (default `text/plain` and `application/json`). */
+  readonly outputModes?: readonly string[];
+  /**
    * Runs the agent to completion and resolves with its final output; rejects with an
    * InputRequiredError when the run pauses for its caller.
    */

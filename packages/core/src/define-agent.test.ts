@@ -713,3 +713,18 @@ describe('defineAgent', () => {
     });
   });
 });
+
+describe('input and output modes', () => {
+  it('keeps the media types an agent takes and gives, also through observeFailures', async () => {
+    const { observeFailures } = await import('./observe-failures.ts');
+    const agent = defineAgent({
+      name: 'reader',
+      inputModes: ['text/plain', 'image/png'],
+      outputModes: ['text/plain'],
+      async *run() {},
+    });
+    expect(agent.inputModes).toEqual(['text/plain', 'image/png']);
+    expect(observeFailures(agent, () => undefined).outputModes).toEqual(['text/plain']);
+    expect(defineAgent({ name: 'plain', async *run() {} }).inputModes).toBeUndefined();
+  });
+});

@@ -55,6 +55,10 @@ export interface AgentDefinition {
   model?: string;
   tools?: readonly Tool[];
   handoffs?: readonly Agent[];
+  /** The media types of the parts it takes, for cards (see `Agent.inputModes`). */
+  inputModes?: readonly string[];
+  /** The media types of the parts it answers with, for cards. */
+  outputModes?: readonly string[];
   /**
    * Yields progress events; a returned string is the output, a returned `inputRequired(...)`
    * pauses the run for its caller, anything else makes the output its text deltas joined.
@@ -95,6 +99,8 @@ export function defineAgent(definition: AgentDefinition): Agent {
     ...(definition.description === undefined ? {} : { description: definition.description }),
     ...(definition.instructions === undefined ? {} : { instructions: definition.instructions }),
     ...(definition.model === undefined ? {} : { model: definition.model }),
+    ...(definition.inputModes === undefined ? {} : { inputModes: [...definition.inputModes] }),
+    ...(definition.outputModes === undefined ? {} : { outputModes: [...definition.outputModes] }),
     tools,
     handoffs,
     invoke: (input, options) => outputOf(agent.stream(input, options), name),

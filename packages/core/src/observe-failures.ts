@@ -91,6 +91,8 @@ function observed(
     ...(agent.description === undefined ? {} : { description: agent.description }),
     ...(agent.instructions === undefined ? {} : { instructions: agent.instructions }),
     ...(agent.model === undefined ? {} : { model: agent.model }),
+    ...(agent.inputModes === undefined ? {} : { inputModes: agent.inputModes }),
+    ...(agent.outputModes === undefined ? {} : { outputModes: agent.outputModes }),
     tools: agent.tools,
     handoffs,
     invoke(input: AgentInput, options?: AgentRunOptions): Promise<string> {

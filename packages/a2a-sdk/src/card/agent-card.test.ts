@@ -122,6 +122,12 @@ describe('the card input and output modes', () => {
     expect(toLegacyAgentCard(files).defaultInputModes).toEqual(files.defaultInputModes);
   });
 
+  it('takes the modes the agent declares when the options name none', () => {
+    const card = createAgentCard({ agent: createAssistantAgent(), card: config });
+    expect(card.defaultInputModes).toEqual(createAssistantAgent().inputModes);
+    expect(card.defaultInputModes).toContain('image/*');
+  });
+
   it('refuses modes that are not a non-empty list of media types, naming the option', () => {
     const agent = createEchoAgent();
     for (const inputModes of [[], ['text'], [''], [42 as unknown as string]]) {

@@ -227,8 +227,8 @@ export function createAgentCard(options: AgentCardOptions): AgentCard {
       extendedAgentCard: false,
     },
     ...bearerSecurity(options.bearerAuth),
-    defaultInputModes: modesOf(options.inputModes, 'inputModes'),
-    defaultOutputModes: modesOf(options.outputModes, 'outputModes'),
+    defaultInputModes: modesOf(options.inputModes ?? agent.inputModes, 'inputModes'),
+    defaultOutputModes: modesOf(options.outputModes ?? agent.outputModes, 'outputModes'),
     skills: createAgentSkills(agent),
     signatures: [],
   };

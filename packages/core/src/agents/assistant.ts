@@ -95,6 +95,8 @@ export function createAssistantAgent(options: AssistantAgentOptions = {}): Agent
     instructions: HELP,
     model: 'agentport/rules',
     tools: [calculatorTool, clock, wordCountTool],
+    // It describes whatever parts it is sent: files of any kind included.
+    inputModes: ['text/plain', 'application/json', 'image/*', 'application/octet-stream'],
     handoffs: [echo],
     async *run(input, context) {
       if (RECALL.test(input)) return recall(context.history);
