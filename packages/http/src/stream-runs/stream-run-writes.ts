@@ -1,5 +1,6 @@
 import {
   type AgentEvent,
+  type AgentInput,
   type AgentPortError,
   type ArtifactUpdateEvent,
   agentMessage,
@@ -12,6 +13,7 @@ import {
   type TerminalEvent,
   textOf,
   toAgentPortError,
+  userMessage,
 } from '@agentport/core';
 import {
   errorFromEvent,
@@ -163,27 +165,33 @@ export function failedEnd(error: AgentPortError): RunEnd {
 }
 
 /**
- * Records a stream run's turn in its conversation, when it completed or paused: the caller's
- * message and the answer (or the question: the task then waits for input there). A context
- * another agent took meanwhile keeps its own messages. Undefined when there is nothing to record.
+ * How a stream run's turn is recorded in its conversation when it completed or paused: the
+ * caller's message and the answer (or the question: the task then waits for input there); a
+ * context another agent took meanwhile keeps its own messages. A text the task does not hold
+ * becomes its message here, and goes before the question of a pause. Undefined when there is
+ * nothing to record.
  */
-export function recordTurn(
-  conversations: ConversationStore,
+export function turnRecord(
+  conversations: ConversationStore | undefined,
   agentName: string,
-  taskId: string,
-  contextId: string,
-  message: Message,
-  patch: TaskPatch,
-): Promise<void> | undefined {
-  if (patch.status === 'failed') return undefined;
-  const waiting = patch.status === 'input-required';
-  const reply = waiting ? (patch.statusMessage as Message) : agentMessage(patch.output ?? '');
-  const change = waiting
-    ? { agentName, messages: [message, reply], waitingTaskId: taskId }
+  run: { readonly id: string; readonly contextId: string },
+  input: AgentInput,
+  end: RunEnd,
+): (() => Promise<void>) | undefined {
+  const { patch } = end;
+  const paused = patch.status === 'input-required';
+  if (conversations === undefined && !(paused && typeof input === 'string')) return undefined;
+  const message = typeof input === 'string' ? userMessage(input) : input;
+  if (paused && typeof input === 'string') patch.messages = [message, ...(patch.messages ?? [])];
+  if (conversations === undefined || patch.status === 'failed') return undefined;
+  const reply = paused ? (patch.statusMessage as Message) : agentMessage(patch.output ?? '');
+  const change = paused
+    ? { agentName, messages: [message, reply], waitingTaskId: run.id }
     : { agentName, messages: [message, reply] };
-  return conversations.append(contextId, change).catch((error: unknown) => {
-    if (toAgentPortError(error).code !== 'context_not_found') throw error;
-  });
+  return () =>
+    conversations.append(run.contextId, change).catch((error: unknown) => {
+      if (toAgentPortError(error).code !== 'context_not_found') throw error;
+    });
 }
 
 /** What is wrong with an agent's event for the log and the stream, or undefined. */

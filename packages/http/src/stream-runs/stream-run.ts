@@ -20,7 +20,6 @@ import {
   type TaskStore,
   toAgentPortError,
   UNFINISHED_STATUSES,
-  userMessage,
 } from '@agentport/core';
 import {
   type AgentEventObserver,
@@ -39,7 +38,7 @@ import {
   isTerminalConflict,
   type PendingEvent,
   type RunEnd,
-  recordTurn,
+  turnRecord,
   withProgress,
   writeInOrder,
 } from './stream-run-writes.ts';
@@ -368,31 +367,10 @@ export class StreamRun implements AgentEventObserver {
     if (this.#end !== undefined || this.#ended) return;
     this.#end = end;
     if (this.#pending !== undefined && hasChunks(this.#pending)) this.#writePending();
-    const { conversations } = this.#host;
-    const paused = end.patch.status === 'input-required';
-    const input = this.#input;
-    // A text the task does not hold: its message, for the turn and before a question.
-    const message =
-      typeof input !== 'string'
-        ? input
-        : conversations !== undefined || paused
-          ? userMessage(input)
-          : undefined;
-    if (typeof input === 'string' && paused && message !== undefined)
-      end.patch.messages = [message, ...(end.patch.messages ?? [])];
+    const record = turnRecord(this.#host.conversations, this.#agent.name, this, this.#input, end);
     const write = (): Promise<void> => {
       if (this.#ended) return Promise.resolve();
-      const recording =
-        conversations === undefined || message === undefined
-          ? undefined
-          : recordTurn(
-              conversations,
-              this.#agent.name,
-              this.id,
-              this.contextId,
-              message,
-              end.patch,
-            );
+      const recording = record?.();
       if (recording === undefined) return this.#writeEnd(end);
       return recording.then(
         () => this.#writeEnd(end),

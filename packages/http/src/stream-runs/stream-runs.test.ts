@@ -306,4 +306,24 @@ describe('StreamRuns without conversations (as compat calls it)', () => {
     expect(task?.seq).toBe(2);
     expect(run.contextId).toBe(run.id);
   });
+
+  it('puts the text before the question when the agent pauses', async () => {
+    const store = createMemoryTaskStore();
+    const runs = new StreamRuns(store, 1000, new AbortController().signal);
+    const app = new Hono();
+    app.post('/stream', async (context) => {
+      const run = await runs.start(createBookingAgent(), 'a table');
+      return openSSE(context, (writer) => run.open(writer, 'a table'), {
+        headers: { 'x-task-id': run.id },
+        onClose: () => run.left(),
+      });
+    });
+    const { response, events } = await post(app, {});
+    expect(events.at(-1)?.event).toBe('input-required');
+    const task = await store.get(response.headers.get('x-task-id') ?? '');
+    expect(task?.messages.map((message) => [message.role, textOf(message.parts)])).toEqual([
+      ['user', 'a table'],
+      ['agent', 'For how many people?'],
+    ]);
+  });
 });
