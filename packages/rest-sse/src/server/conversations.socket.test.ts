@@ -48,6 +48,8 @@ describe('conversations over a real socket (the Node fast path)', () => {
       const events = eventsOf(await readSSE(response));
       const last = events.at(-1);
       taskId ??= (last?.data as { taskId?: string } | undefined)?.taskId;
+      const contextId = response.headers.get('context-id');
+      if (last?.event === 'input-required') expect(last.data).toMatchObject({ contextId });
       ends.push(last?.event);
       if (last?.event === 'done')
         expect(last.data).toEqual({ output: 'Booked a table for 2 at 07:00.' });

@@ -128,6 +128,8 @@ describe('booking over POST /{name}/stream', () => {
       },
     });
     expect(second.response.headers.get('content-location')).toBe(`/booking/tasks/${taskId}/stream`);
+    expect(first.response.headers.get('context-id')).toBe(contextId);
+    expect(second.response.headers.get('context-id')).toBe(contextId);
     const third = await stream(server, 'booking', { input: '20:00', taskId });
     expect(third.events.map((event) => event.event)).toEqual(['text-delta', 'done']);
     expect(third.events.at(-1)?.data).toEqual({ output: 'Booked a table for 3 at 20:00.' });
@@ -180,6 +182,17 @@ describe('assistant conversations', () => {
       contextId: first.contextId,
     });
     expect(recalled).toEqual({ result: 'hello', contextId: first.contextId, status: 'completed' });
+  });
+
+  it("names a stream's conversation in its Context-Id header, a new one continued by the next turn", async () => {
+    const server = createServer();
+    const first = await stream(server, 'assistant', { input: 'streamed hello' });
+    const contextId = first.response.headers.get('context-id') ?? '';
+    expect(contextId).not.toBe('');
+    const recalled = await invoke(server, 'assistant', { input: 'what did I say?', contextId });
+    expect(recalled.result).toBe('streamed hello');
+    const named = await stream(server, 'assistant', { input: 'x', contextId: 'named' });
+    expect(named.response.headers.get('context-id')).toBe('named');
   });
 
   it('describes text, data and file parts, on invoke and on stream', async () => {

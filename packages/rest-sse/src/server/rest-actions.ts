@@ -68,7 +68,7 @@ export function rejoinPath(path: string, taskId: string): string {
  */
 function streamAnswer(run: StreamRun, location: string, input: AgentInput): ActionAnswer {
   return {
-    headers: { 'content-location': location },
+    headers: { 'content-location': location, 'context-id': run.contextId },
     stream: (writer) => run.open(writer, input),
     unopened: () => run.cancel(),
     closed: () => run.left(),
@@ -78,7 +78,7 @@ function streamAnswer(run: StreamRun, location: string, input: AgentInput): Acti
 /** The answer of a resumed task: its log from the resumed task's `seq`, in a stream run's format. */
 function resumedAnswer(runs: StreamRuns, task: Task, location: string): ActionAnswer {
   return {
-    headers: { 'content-location': location },
+    headers: { 'content-location': location, 'context-id': task.contextId },
     stream: (writer) => writeTaskLog(writer, runs, task, task.seq),
   };
 }
@@ -112,7 +112,8 @@ async function continuedStream(
 
 /**
  * `POST /{name}/stream`: the run becomes a task of `runs`' store, its stream the agent's events
- * numbered by the task's log, with a `Content-Location` naming where it is rejoined; it ends
+ * numbered by the task's log, with a `Content-Location` naming where it is rejoined and a
+ * `Context-Id` naming its conversation (a new one, its task's id, when none was named); it ends
  * with `done`, `error`, or `input-required` when the agent asks something. A message naming a
  * task (or a context) waiting for input resumes it and streams the rest of its log. A body error
  * (or a store that takes no task) is a JSON answer.
