@@ -1,7 +1,13 @@
 import { type A2AHttpServer, createA2AHttpServer } from '@agentport/a2a-http';
 import { type A2ASdkServer, createA2ASdkServer } from '@agentport/a2a-sdk';
 import { createCompatApp } from '@agentport/compat';
-import { type Agent, type AgentPortError, createMemoryTaskStore } from '@agentport/core';
+import {
+  type Agent,
+  type AgentPortError,
+  type ConversationStore,
+  createMemoryConversationStore,
+  createMemoryTaskStore,
+} from '@agentport/core';
 import { DEFAULT_MAX_BODY_BYTES } from '@agentport/http';
 import { createRestServer, type RestServer } from '@agentport/rest-sse';
 import type { Hono } from 'hono';
@@ -17,6 +23,8 @@ export interface AgentServersOptions {
   heartbeatMs?: number | undefined;
   /** How long a REST or compat stream outlives its caller for a rejoin (their default 10 s). */
   rejoinGraceMs?: number | undefined;
+  /** Where every surface keeps conversations (default a new in-memory store). */
+  conversations?: ConversationStore | undefined;
   version?: string | undefined;
   a2aReplyWith?: 'task' | 'message' | undefined;
   /** Aborted on shutdown: ends the compat surface's open run streams. */
@@ -67,16 +75,18 @@ export function createAgentServers(
   const concurrency =
     options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency };
   const store = createMemoryTaskStore();
+  const conversations = options.conversations ?? createMemoryConversationStore();
   const card = { version, ...handRolledSecurity(secured) };
   const a2aHttp = new Map<string, A2AHttpServer>();
   const a2aSdk = new Map<string, A2ASdkServer>();
   // REST streams are tasks of the same store: the hand-rolled routes of their agent see them.
-  const rest = createRestServer({ maxBodyBytes, store, ...heartbeat, ...grace });
-  const runner = createGatewayRunner(options.unavailable);
+  const rest = createRestServer({ maxBodyBytes, store, conversations, ...heartbeat, ...grace });
+  const runner = createGatewayRunner(options.unavailable, { store, conversations });
   // Compat streams are tasks of the same store too (their task is the agent that was asked).
   const compat = createCompatApp({
     runner: runner.runner,
     store,
+    conversations,
     shutdownSignal: options.shutdownSignal,
     maxBodyBytes,
     ...heartbeat,
@@ -89,6 +99,8 @@ export function createAgentServers(
     const handRolled = createA2AHttpServer({
       agent,
       store,
+      // One conversation store for every surface: a contextId is one conversation wherever it is used.
+      conversations,
       // Cards name the configured address, never the Host a client sends.
       publicUrl,
       card,

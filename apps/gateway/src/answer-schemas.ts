@@ -27,8 +27,18 @@ export const TASK_PAGE = answerSchema(
 /** The hand-rolled A2A Agent Card. */
 export const AGENT_CARD = answerSchema(agentCardSchema);
 
-/** The REST/SSE invoke answer: the agent's final output. */
-export const INVOKE_ANSWER = answerSchema(z.strictObject({ result: z.string() }));
+/**
+ * The REST/SSE invoke answer: the agent's final output, or its question when it pauses (then
+ * `taskId` is the task waiting for the answer), and the conversation it belongs to.
+ */
+export const INVOKE_ANSWER = answerSchema(
+  z.strictObject({
+    result: z.string().describe("The agent's answer, or its question when input-required"),
+    contextId: z.string().describe('The conversation: send it back to continue it'),
+    status: z.enum(['completed', 'input-required']),
+    taskId: z.string().describe('The task waiting for the answer, when input-required').optional(),
+  }),
+);
 
 /** A JSON Schema object, as the tools' parameters are given. */
 const jsonSchemaObject = z.record(z.string(), z.unknown());
@@ -115,6 +125,16 @@ export const RUN_RESPONSE = answerSchema(
     agent: z.string(),
     tool_calls: z
       .array(z.strictObject({ name: z.string(), input: z.string(), output: z.string() }))
+      .optional(),
+    conversation_id: z.string().describe('The conversation: send it back to continue it'),
+    interruption: z
+      .strictObject({
+        question: z.string(),
+        task_id: z.string().describe('The task waiting for the answer'),
+      })
+      .describe(
+        'Present when the agent paused for input: the next run of the conversation answers it',
+      )
       .optional(),
   }),
 );

@@ -160,7 +160,7 @@ describe('loadConfig', () => {
 describe('resolveAgents', () => {
   it('serves the built-ins with assistant as the default', async () => {
     const { agents, defaultAgent } = await resolveAgents({});
-    expect(agents.map((agent) => agent.name)).toEqual(['assistant', 'echo', 'ticker']);
+    expect(agents.map((agent) => agent.name)).toEqual(['assistant', 'echo', 'ticker', 'booking']);
     expect(defaultAgent).toBe('assistant');
   });
 

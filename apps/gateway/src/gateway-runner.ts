@@ -5,7 +5,13 @@ import {
   type RunRequest,
   type RunResponse,
 } from '@agentport/compat';
-import { type Agent, AgentNotFoundError, type AgentPortError } from '@agentport/core';
+import {
+  type Agent,
+  AgentNotFoundError,
+  type AgentPortError,
+  type ConversationStore,
+  type TaskStore,
+} from '@agentport/core';
 
 /** The compat surface's runner, over the agents the gateway serves as they change. */
 export interface GatewayRunner {
@@ -31,14 +37,26 @@ const NO_AGENTS: Runner = {
   },
 };
 
+/** The stores every compat runner the gateway makes shares with the other surfaces. */
+export interface GatewayRunnerStores {
+  store: TaskStore;
+  conversations: ConversationStore;
+}
+
 /**
  * A compat runner that answers a name `unavailable` refuses (a remote agent not available yet)
- * with that error, and runs everything else on a compat runner of the agents served now.
+ * with that error, and runs everything else on a compat runner of the agents served now, over
+ * the gateway's stores (a runner made again keeps every paused run and conversation).
  */
 export function createGatewayRunner(
   unavailable: (name: string) => AgentPortError | undefined,
+  stores: GatewayRunnerStores,
 ): GatewayRunner {
   let current = NO_AGENTS;
+  const refused = (name: string) => {
+    const error = unavailable(name);
+    if (error !== undefined) throw error;
+  };
 
   const run = ((request: RunRequest, options?: RunOptions) => {
     const name = request?.agent_name;
@@ -51,13 +69,19 @@ export function createGatewayRunner(
       run,
       listAgents: () => current.listAgents(),
       getAgentDef(name) {
-        const refused = unavailable(name);
-        if (refused !== undefined) throw refused;
+        refused(name);
         return current.getAgentDef(name);
       },
+      taskRunnerOf(name) {
+        refused(name);
+        if (current.taskRunnerOf === undefined) throw new AgentNotFoundError(name);
+        return current.taskRunnerOf(name);
+      },
+      store: stores.store,
+      conversations: stores.conversations,
     },
     serve(agents) {
-      current = agents.length === 0 ? NO_AGENTS : createRunner({ agents });
+      current = agents.length === 0 ? NO_AGENTS : createRunner({ agents, ...stores });
     },
   };
 }

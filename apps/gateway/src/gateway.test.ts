@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createBuiltinAgents } from './builtin-agents.ts';
 import { createGateway, documentedRoutes, type GatewayOptions } from './gateway.ts';
 import { listRoutes, toOpenApiPath } from './openapi.ts';
+import { completed } from './testing/invoke-answer.ts';
 import { collectLines } from './testing/log-lines.ts';
 
 const KEY = 'test-key-0123456789abcdef';
@@ -52,7 +53,12 @@ describe('createGateway', () => {
       agents: Array<{ name: string; urls: Record<string, string> }>;
     };
     expect(body.defaultAgent).toBe('assistant');
-    expect(body.agents.map((agent) => agent.name)).toEqual(['assistant', 'echo', 'ticker']);
+    expect(body.agents.map((agent) => agent.name)).toEqual([
+      'assistant',
+      'echo',
+      'ticker',
+      'booking',
+    ]);
     expect(body.agents[1]?.urls).toMatchObject({
       invoke: `${base}/agents/echo/invoke`,
       a2a: `${base}/agents/echo/.well-known/agent.json`,
@@ -158,7 +164,7 @@ describe('createGateway', () => {
       headers: json,
       body: JSON.stringify({ input: 'what is 6 * 7' }),
     });
-    expect(await invoked.json()).toEqual({ result: '6 * 7 = 42' });
+    expect(await invoked.json()).toEqual(completed('6 * 7 = 42'));
     const streamed = await app.request('/agents/echo/stream', {
       method: 'POST',
       headers: json,
@@ -196,7 +202,8 @@ describe('createGateway', () => {
   it('serves the compat surface under /compat', async () => {
     const response = await app.request('/compat/agents');
     const agents = (await response.json()) as Array<{ name: string }>;
-    expect(agents.map((agent) => agent.name)).toEqual(['assistant', 'echo', 'ticker']);
+    // Compat lists its AgentDefs sorted by name.
+    expect(agents.map((agent) => agent.name)).toEqual(['assistant', 'booking', 'echo', 'ticker']);
   });
 
   it('answers unknown routes 404 and wrong methods 405 with Allow, in the JSON error shape', async () => {
@@ -343,7 +350,7 @@ describe('a trailing slash', () => {
       headers: json,
       body: JSON.stringify({ input: 'slash' }),
     });
-    expect(await invoke.json()).toEqual({ result: 'slash' });
+    expect(await invoke.json()).toEqual(completed('slash'));
     const created = await app.request('/agents/echo/tasks/?wait=5', {
       method: 'POST',
       headers: json,
@@ -393,16 +400,18 @@ describe('OpenAPI', () => {
     };
     const invoke =
       document.paths['/agents/echo/invoke']?.post?.requestBody?.content['application/json']?.schema;
+    // A string, or a list of parts.
+    const parts = { type: 'array', items: { oneOf: expect.any(Array) } };
     expect(invoke).toMatchObject({
       type: 'object',
-      properties: { input: { type: 'string' } },
+      properties: { input: { anyOf: [{ type: 'string' }, parts] } },
       required: ['input'],
     });
     const run =
       document.paths['/compat/runs']?.post?.requestBody?.content['application/json']?.schema;
     expect(run).toMatchObject({ properties: { agent_name: { type: 'string' } } });
     const task = document.paths['/tasks']?.post?.requestBody?.content['application/json']?.schema;
-    expect(task).toMatchObject({ properties: { input: { type: 'string' } } });
+    expect(task).toMatchObject({ properties: { input: { anyOf: [{ type: 'string' }, parts] } } });
   });
 
   it('has a route behind every documented operation, answering a media type it documents', async () => {

@@ -3,6 +3,7 @@ import {
   type Agent,
   type AgentFailureListener,
   AgentNotFoundError,
+  type ConversationStore,
   DuplicateAgentError,
   observeFailures,
 } from '@agentport/core';
@@ -48,6 +49,11 @@ export interface GatewayOptions {
    * rejoin it (default 10 s; 0 cancels it at once).
    */
   rejoinGraceMs?: number;
+  /**
+   * Where every surface keeps its conversations (by `contextId`, shared by all agents, each
+   * conversation owned by one): default a new in-memory store, bounded (see `@agentport/core`).
+   */
+  conversations?: ConversationStore;
   version?: string;
   /**
    * How the official SDK surface answers a blocking SendMessage that starts a new task: `'task'`
@@ -151,6 +157,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     maxBodyBytes: options.maxBodyBytes,
     heartbeatMs: options.heartbeatMs,
     rejoinGraceMs: options.rejoinGraceMs,
+    conversations: options.conversations,
     version: options.version,
     a2aReplyWith: options.a2aReplyWith,
     shutdownSignal: closing.signal,

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { createBuiltinAgents } from './builtin-agents.ts';
 import { createGateway, type Gateway, type GatewayOptions } from './gateway.ts';
+import { completed } from './testing/invoke-answer.ts';
 
 const base = 'http://gateway.test';
 const json = { 'content-type': 'application/json' };
@@ -88,7 +89,7 @@ describe('OpenAPI answer schemas', () => {
     });
     const listed = await degraded.app.request('/agents');
     expect(await expectDocumented(degraded.document, 'GET /agents', listed)).toMatchObject({
-      agents: [{}, {}, {}, { name: 'far', unavailable: true }],
+      agents: [{}, {}, {}, {}, { name: 'far', unavailable: true }],
     });
     const refusal = document.paths['/readyz']?.get?.responses['503'];
     expect(refusal?.content?.['application/json']?.schema).toMatchObject({ required: ['error'] });
@@ -99,14 +100,19 @@ describe('OpenAPI answer schemas', () => {
   it('match the REST/SSE agent list, agent description and invoke answers', async () => {
     const { app, document } = await documented();
     const list = await expectDocumented(document, 'GET /agents', await app.request('/agents'));
-    expect(list).toMatchObject({ agents: [{ name: 'assistant' }, { name: 'echo' }, {}] });
+    expect(list).toMatchObject({ agents: [{ name: 'assistant' }, { name: 'echo' }, {}, {}] });
     for (const name of ['assistant', 'echo']) {
       await expectDocumented(document, `GET /agents/${name}`, await app.request(`/agents/${name}`));
     }
-    const invoked = await app.request('/agents/assistant/invoke', post({ input: 'what is 6 * 7' }));
-    expect(await expectDocumented(document, 'POST /agents/assistant/invoke', invoked)).toEqual({
-      result: '6 * 7 = 42',
+    const asked = await app.request('/agents/booking/invoke', post({ input: 'a table' }));
+    expect(await expectDocumented(document, 'POST /agents/booking/invoke', asked)).toMatchObject({
+      status: 'input-required',
+      taskId: expect.any(String),
     });
+    const invoked = await app.request('/agents/assistant/invoke', post({ input: 'what is 6 * 7' }));
+    expect(await expectDocumented(document, 'POST /agents/assistant/invoke', invoked)).toEqual(
+      completed('6 * 7 = 42'),
+    );
     expect(
       validatorOf(document, 'post', '/agents/echo/invoke').safeParse({ result: 1 }).success,
     ).toBe(false);
@@ -191,7 +197,7 @@ describe('OpenAPI answer schemas', () => {
   it('match the compat agent list, AgentDef and JSON run answers', async () => {
     const { app, document } = await documented();
     const list = await app.request('/compat/agents');
-    expect(await expectDocumented(document, 'GET /compat/agents', list)).toHaveLength(3);
+    expect(await expectDocumented(document, 'GET /compat/agents', list)).toHaveLength(4);
     for (const name of ['assistant', 'echo']) {
       const definition = await app.request(`/compat/agents/${name}`);
       await expectDocumented(document, 'GET /compat/agents/{name}', definition);
@@ -207,6 +213,11 @@ describe('OpenAPI answer schemas', () => {
     expect(await expectDocumented(document, 'POST /compat/runs', plain)).toEqual({
       output: 'hi',
       agent: 'echo',
+      conversation_id: expect.any(String),
+    });
+    const paused = await app.request('/compat/runs', post({ agent_name: 'booking', input: 'hi' }));
+    expect(await expectDocumented(document, 'POST /compat/runs', paused)).toMatchObject({
+      interruption: { question: 'For how many people?' },
     });
     // A streamed run is documented as a stream, with no JSON schema.
     const content = document.paths['/compat/runs']?.post?.responses['200']?.content ?? {};

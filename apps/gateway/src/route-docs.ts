@@ -1,6 +1,7 @@
 import {
   createTaskRequestSchema,
   listTasksQuerySchema,
+  sendMessageRequestSchema,
   waitQuerySchema,
 } from '@agentport/a2a-http';
 import { runRequestSchema } from '@agentport/compat';
@@ -139,7 +140,8 @@ const RULES: Rule[] = [
     method: 'POST',
     path: new RegExp(`^${PREFIX}/tasks$`),
     doc: {
-      summary: 'Create a task (201); ?wait=SECONDS also waits for it',
+      summary:
+        'Create a task (201), or answer the task of contextId waiting for input (200); ?wait=SECONDS also waits for it (to its end or its pause)',
       tag: A2A,
       body: createTaskRequestSchema,
       status: 201,
@@ -185,6 +187,22 @@ const RULES: Rule[] = [
   },
   {
     method: 'POST',
+    path: new RegExp(`^${PREFIX}/tasks/\\{id\\}/messages$`),
+    doc: {
+      summary:
+        'Answer a task waiting for input (input-required): it runs again with the message; ?wait=SECONDS also waits for it',
+      tag: A2A,
+      body: sendMessageRequestSchema,
+      query: waitQuerySchema,
+      responseSchema: TASK_ANSWER,
+      errorStatuses: {
+        404: 'task_not_found: no such task for this agent',
+        409: 'task_not_waiting: the task is not waiting for input (finished, or running)',
+      },
+    },
+  },
+  {
+    method: 'POST',
     path: new RegExp(`^${PREFIX}/tasks/\\{id\\}/cancel$`),
     doc: { summary: 'Cancel a task (409 when finished)', tag: A2A, responseSchema: TASK_ANSWER },
   },
@@ -202,7 +220,8 @@ const RULES: Rule[] = [
     method: 'POST',
     path: /^\/agents\/.+\/invoke$/,
     doc: {
-      summary: 'Run the agent and answer its result',
+      summary:
+        'Run one turn of a conversation: the answer, or the question when the agent pauses (send contextId or taskId back to answer it)',
       tag: 'REST/SSE',
       body: invokeRequestSchema,
       responseSchema: INVOKE_ANSWER,

@@ -7,6 +7,7 @@ import { createBuiltinAgents } from './builtin-agents.ts';
 import type { GatewayConfig } from './config.ts';
 import { createGateway, type Gateway, type GatewayOptions } from './gateway.ts';
 import { resolveAgents } from './resolve-agents.ts';
+import { completed } from './testing/invoke-answer.ts';
 import { collectLines } from './testing/log-lines.ts';
 import { readEvents } from './testing/sse.ts';
 
@@ -167,9 +168,7 @@ describe('a remote agent unreachable at start', async () => {
     // Other agents are served as ever, and an unknown one is still unknown.
     expect(
       await (await gateway.app.request('/agents/echo/invoke', post({ input: 'a' }))).json(),
-    ).toEqual({
-      result: 'a',
-    });
+    ).toEqual(completed('a'));
     expect((await gateway.app.request('/agents/nobody/invoke', post({ input: 'a' }))).status).toBe(
       404,
     );
@@ -184,14 +183,15 @@ describe('a remote agent unreachable at start', async () => {
       ['assistant', undefined],
       ['echo', undefined],
       ['ticker', undefined],
+      ['booking', undefined],
       ['far', true],
       ['far-sdk', true],
     ]);
-    expect(index.agents[3]?.urls.invoke).toBe('http://gateway.test/agents/far/invoke');
+    expect(index.agents[4]?.urls.invoke).toBe('http://gateway.test/agents/far/invoke');
     const listed = (await (await gateway.app.request('/agents')).json()) as {
       agents: Array<{ name: string }>;
     };
-    expect(listed.agents.slice(3)).toEqual([
+    expect(listed.agents.slice(4)).toEqual([
       { name: 'far', tools: [], unavailable: true },
       { name: 'far-sdk', tools: [], unavailable: true },
     ]);
@@ -270,7 +270,7 @@ describe('a remote agent unreachable at start', async () => {
     expect(await sdkCard.json()).toMatchObject({ name: 'far-sdk', description });
     expect(
       await (await gateway.app.request('/agents/far/invoke', post({ input: 'over there' }))).json(),
-    ).toEqual({ result: 'over there' });
+    ).toEqual(completed('over there'));
     const rpc = (await (
       await gateway.app.request('/a2a/far-sdk/jsonrpc', post(sendMessage))
     ).json()) as { result?: { task?: { status?: { state?: string } } } };
@@ -285,6 +285,7 @@ describe('a remote agent unreachable at start', async () => {
     }>;
     expect(definitions.map(({ name }) => name)).toEqual([
       'assistant',
+      'booking',
       'echo',
       'far',
       'far-sdk',
@@ -297,7 +298,7 @@ describe('a remote agent unreachable at start', async () => {
     const listed = (await (await gateway.app.request('/agents')).json()) as {
       agents: Array<{ name: string }>;
     };
-    expect(listed.agents.slice(3).sort(byName)).toEqual([
+    expect(listed.agents.slice(4).sort(byName)).toEqual([
       { name: 'far', description, tools: [] },
       { name: 'far-sdk', description, tools: [] },
     ]);
@@ -312,7 +313,7 @@ describe('a remote agent unreachable at start', async () => {
     expect(
       index.agents
         .map(({ name, unavailable, description: shown }) => [name, unavailable, shown])
-        .slice(3)
+        .slice(4)
         .sort(),
     ).toEqual([
       ['far', undefined, description],
@@ -321,6 +322,7 @@ describe('a remote agent unreachable at start', async () => {
     expect((await rooted.app.request('/.well-known/agent.json')).status).toBe(200);
     expect(gateway.agents.map(({ name }) => name).sort()).toEqual([
       'assistant',
+      'booking',
       'echo',
       'far',
       'far-sdk',
@@ -334,7 +336,7 @@ describe('a remote agent unreachable at start', async () => {
     // The Node fast path takes its hot routes now.
     const served = await serveGateway(gateway);
     const invoked = await fetch(`${served.url}/agents/far/invoke`, post({ input: 'fast' }));
-    expect(await invoked.json()).toEqual({ result: 'fast' });
+    expect(await invoked.json()).toEqual(completed('fast'));
     const root = await serveGateway(rooted);
     expect((await fetch(`${root.url}/tasks?wait=5`, post({ input: 'root' }))).status).toBe(201);
     expect([...served.taken, ...root.taken]).toEqual([true, true]);

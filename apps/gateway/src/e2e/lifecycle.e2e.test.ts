@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createBuiltinAgents } from '../builtin-agents.ts';
 import { createGateway } from '../gateway.ts';
 import { gatewayProcesses, withConfigFile } from '../testing/gateway-process.ts';
+import { completed } from '../testing/invoke-answer.ts';
 import { readEvents } from '../testing/sse.ts';
 
 // A gateway started from a config module: its agents, keys, limits and log.
@@ -25,7 +26,7 @@ describe('console output', () => {
       headers: json,
       body: JSON.stringify({ input: forged }),
     });
-    expect(await response.json()).toEqual({ result: 'ok' });
+    expect(await response.json()).toEqual(completed('ok'));
     expect(await gateway.stop()).toBe(0);
     const lines = gateway.output().split('\n');
     const logged = lines.slice(lines.findIndex((line) => line.startsWith('{')));
@@ -78,7 +79,7 @@ describe('configured gateway', () => {
     const elapsed = performance.now() - began;
     expect(answer).toMatch(/^HTTP\/1\.1 200 /);
     expect(answer).toMatch(/\r\nKeep-Alive: timeout=1\r\n/i);
-    expect(answer.endsWith('{"result":"hi"}')).toBe(true);
+    expect(answer).toMatch(/\{"result":"hi","contextId":"[^"]+","status":"completed"\}$/);
     // Closed ~1.2 s after the answer (1 s, its 0.2 s margin, sweeps of 20 ms), not at Node's 6 s.
     expect(elapsed).toBeGreaterThanOrEqual(1_000);
     expect(elapsed).toBeLessThan(3_000);
@@ -135,7 +136,7 @@ describe('configured gateway', () => {
       headers: { ...json, authorization: `Bearer ${KEY}` },
       body: JSON.stringify({ input: 'hi' }),
     });
-    expect(await answered.json()).toEqual({ result: 'HI' });
+    expect(await answered.json()).toEqual(completed('HI'));
     const card = await fetch(`${gateway.url}/.well-known/agent.json`);
     expect(await card.json()).toMatchObject({
       name: 'shout',
@@ -167,6 +168,7 @@ describe('configured gateway', () => {
       'assistant',
       'echo',
       'ticker',
+      'booking',
       'shout',
       'remote-echo',
       'remote-ticker',
@@ -176,7 +178,7 @@ describe('configured gateway', () => {
       headers: json,
       body: JSON.stringify({ input: 'through two gateways' }),
     });
-    expect(await invoked.json()).toEqual({ result: 'through two gateways' });
+    expect(await invoked.json()).toEqual(completed('through two gateways'));
     const streamed = await fetch(`${gateway.url}/agents/remote-ticker/stream`, {
       method: 'POST',
       headers: json,
@@ -200,7 +202,7 @@ describe('configured gateway', () => {
     const source = `export default { remotes: [{ url: 'http://127.0.0.1:${port}/agents/echo', name: 'later' }] };\n`;
     await withConfigFile(source, async (config) => {
       const gateway = await start(['--config', config], { LOG_LEVEL: 'info' });
-      expect(gateway.output()).toMatch(/agents +assistant, echo, ticker, later \(unavailable\)/);
+      expect(gateway.output()).toMatch(/agents +assistant, echo, ticker, booking, later \(unavailable\)/);
       const degraded = await fetch(`${gateway.url}/readyz`);
       expect(degraded.status).toBe(200);
       expect(await degraded.json()).toMatchObject({
@@ -236,7 +238,7 @@ describe('configured gateway', () => {
           expect(Date.now()).toBeLessThan(deadline);
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
-        expect(await (await invoke()).json()).toEqual({ result: 'at last' });
+        expect(await (await invoke()).json()).toEqual(completed('at last'));
       } finally {
         await remote.shutdown();
         upstream.abort();

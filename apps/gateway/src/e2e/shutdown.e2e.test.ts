@@ -3,6 +3,7 @@ import { delimiter, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { gatewayProcesses, withConfigFile } from '../testing/gateway-process.ts';
+import { completed } from '../testing/invoke-answer.ts';
 import { readEvents } from '../testing/sse.ts';
 
 // Shutdown: signals, in-flight requests, the shutdown timeout, and `pnpm start` as a container runs it.
@@ -46,7 +47,7 @@ describe('graceful shutdown', () => {
     });
     const invoked = await invoke;
     expect(invoked.status).toBe(200);
-    expect(await invoked.json()).toEqual({ result: 'tick 1\ntick 2\ntick 3\ntick 4' });
+    expect(await invoked.json()).toEqual(completed('tick 1\ntick 2\ntick 3\ntick 4'));
     const taskEvents = await readEvents(watched);
     // The stream's last event is the task's terminal status update.
     expect(taskEvents.at(-1)?.event).toBe('status-update');
