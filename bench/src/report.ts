@@ -46,6 +46,12 @@ const LOAD_ROWS: [scenario: string, key: string, label: string, anchor: string][
   ['', 'invoke/raw-together', 'raw node:http, answers written together (for scale)', 'invoke/raw'],
   ['', 'invoke/hono', 'bare Hono app', 'invoke/raw'],
   ['', 'invoke/gateway', 'gateway POST /agents/echo/invoke', 'invoke/raw'],
+  [
+    '',
+    'invoke-50/gateway',
+    'gateway POST /agents/echo/invoke in a 50-message conversation',
+    'invoke/gateway',
+  ],
   ['2. A2A SendMessage, Task', 'send-task/sdk-express', '@a2a-js/sdk on Express 5', ''],
   ['', 'send-task/gateway', 'gateway /a2a/echo/jsonrpc', 'send-task/sdk-express'],
   ['2. A2A SendMessage, Message', 'send-message/sdk-express', '@a2a-js/sdk on Express 5', ''],
@@ -156,6 +162,9 @@ function targetRows(results: Results): Rows {
   const x = (value: number) => `${formatNumber(value, 3)}x`;
   const restRatio = pairedRatio(results, 'invoke/gateway', 'invoke/raw');
   add('REST invoke vs raw node:http', x(restRatio), '>= 0.80x', restRatio >= 0.8);
+  // Costs less than twice: a one-message invoke's rate under twice the long conversation's.
+  const historyCost = 1 / pairedRatio(results, 'invoke-50/gateway', 'invoke/gateway');
+  add('50-message invoke cost vs 1-message', x(historyCost), '< 2x', historyCost < 2);
   const taskRatio = pairedRatio(results, 'send-task/gateway', 'send-task/sdk-express');
   add('SendMessage (Task) vs SDK Express', x(taskRatio), '>= 3x', taskRatio >= 3);
   const ourP99 = results.load['send-task/gateway']?.p99Ms ?? Number.NaN;

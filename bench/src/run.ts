@@ -15,6 +15,8 @@ import { type LoadSettings, type LoadSubject, loadInterleaved, succeeded } from 
 import { type Results, renderReport, roundLines, writeReport } from './report.ts';
 import {
   A2A_HEADERS,
+  CONVERSATION_ID,
+  CONVERSATION_MESSAGES,
   countEvents,
   ECHO_INPUT,
   IDLE_INPUT,
@@ -107,6 +109,23 @@ async function idleHeap(server: ServerChild, path: string, body: string): Promis
 }
 
 const streamBody = JSON.stringify({ input: STREAM_INPUT });
+const conversationBody = JSON.stringify({ input: ECHO_INPUT, contextId: CONVERSATION_ID });
+
+/**
+ * Gives the bench's conversation its 50 messages (25 turns) before it is loaded; the gateway's
+ * conversations keep 50 each, so every loaded invoke is handed all 50 (see serve.ts).
+ */
+async function seedConversation(base: string): Promise<void> {
+  for (let turn = 0; turn < CONVERSATION_MESSAGES / 2; turn += 1) {
+    const response = await fetch(`${base}/agents/echo/invoke`, {
+      method: 'POST',
+      headers: json,
+      body: conversationBody,
+    });
+    if (!response.ok) throw new Error(`seeding the conversation: ${response.status}`);
+    await response.arrayBuffer();
+  }
+}
 const echoBody = JSON.stringify({ input: ECHO_INPUT });
 const latencySamples = { samples: quick ? 100 : 1000, warmup: 100 };
 const sendBody = jsonRpcBody('SendMessage');
@@ -126,6 +145,7 @@ const [raw, hono, express, gateway, gatewayMessage] = servers as [
   ServerChild,
 ];
 try {
+  await seedConversation(gateway.url);
   const taskDone: Check = (status, text) => echoed(status, text) && text.includes('"completed"');
   // The raw ceiling between the two gateway routes compared with it: each of their runs is next
   // to one of its own in every round.
@@ -133,6 +153,7 @@ try {
     subject('invoke/raw-together', raw, '/invoke-together', echoBody, echoed),
     subject('invoke/hono', hono, '/invoke', echoBody, echoed),
     subject('invoke/gateway', gateway, '/agents/echo/invoke', echoBody, echoed),
+    subject('invoke-50/gateway', gateway, '/agents/echo/invoke', conversationBody, echoed),
     subject('invoke/raw', raw, '/invoke', echoBody, echoed),
     subject('tasks-wait/gateway', gateway, '/agents/echo/tasks?wait=10', echoBody, taskDone),
     subject('tasks/raw', raw, '/tasks', echoBody, taskDone),

@@ -6,6 +6,9 @@ export const ECHO_INPUT = 'hello';
 export const STREAM_INPUT = 'w1 w2 w3 w4 w5 w6 w7 w8 w9';
 /** The ticker input for idle streams: a first tick at once, the next a minute later. */
 export const IDLE_INPUT = '2 every 60s';
+/** The conversation of the long-conversation invoke, and how many messages it keeps. */
+export const CONVERSATION_ID = 'bench-conversation';
+export const CONVERSATION_MESSAGES = 50;
 /** The A2A version header the SDK needs for v1.0 methods. */
 export const A2A_HEADERS = { 'A2A-Version': '1.0' };
 

@@ -1,9 +1,12 @@
 // The server side of the benchmark, one kind per child process: `node src/serve.ts <kind>`.
 // It reports its port over IPC, answers `heap` (heap used after a full GC) and stops when the
 // parent disconnects.
+
+import { createMemoryConversationStore } from '@agentport/core';
 import { createBuiltinAgents, createGateway, type Gateway } from '@agentport/gateway';
 import { listen } from '@agentport/http/node';
 import { startHono, startRaw, startSdkExpress } from './anchors.ts';
+import { CONVERSATION_MESSAGES } from './scenarios.ts';
 
 /** The servers the benchmark can start. */
 export const SERVER_KINDS = ['raw', 'hono', 'sdk-express', 'gateway', 'gateway-message'] as const;
@@ -30,6 +33,10 @@ function startGateway(signal: AbortSignal, a2aReplyWith: 'task' | 'message'): Pr
             defaultAgent: 'assistant',
             publicUrl: url,
             a2aReplyWith,
+            // The long conversation keeps its 50 messages however many turns the load adds.
+            conversations: createMemoryConversationStore({
+              maxMessagesPerConversation: CONVERSATION_MESSAGES,
+            }),
           });
           resolve(port);
         },
