@@ -1,5 +1,5 @@
 import { createAssistantAgent, createBookingAgent } from '@agentport/core/agents';
-import { eventsOf, readSSE, servedPerTest } from '@agentport/http/testing';
+import { dropAndRejoin, eventsOf, readSSE, servedPerTest } from '@agentport/http/testing';
 import { describe, expect, it } from 'vitest';
 import { createRestServer } from './rest-server.ts';
 
@@ -55,6 +55,22 @@ describe('conversations over a real socket (the Node fast path)', () => {
         expect(last.data).toEqual({ output: 'Booked a table for 2 at 07:00.' });
     }
     expect(ends).toEqual(['input-required', 'input-required', 'done']);
+  });
+
+  it('rejoins a stream that answered a paused task at its Content-Location, after the last event read', async () => {
+    const url = await serveAgents();
+    const asked = eventsOf(await readSSE(await post(`${url}/booking/stream`, { input: 'Hi' })));
+    const { taskId } = (asked.at(-1)?.data ?? {}) as { taskId: string };
+    await readSSE(await post(`${url}/booking/stream`, { input: '2', taskId }));
+    const answered = await post(`${url}/booking/stream`, { input: '09:00', taskId });
+    expect(answered.headers.get('content-location')).toBe(`/booking/tasks/${taskId}/stream`);
+    const { before, status, after } = await dropAndRejoin(url, answered, 1);
+    expect(before.map((event) => event.event)).toEqual(['text-delta']);
+    expect(status).toBe(200);
+    expect(after.map((event) => [event.event, event.data])).toEqual([
+      ['done', JSON.stringify({ output: 'Booked a table for 2 at 09:00.' })],
+    ]);
+    expect(Number(after[0]?.id)).toBe(Number(before[0]?.id) + 1);
   });
 
   it('recalls within a contextId and answers the refusals with the JSON error body', async () => {
