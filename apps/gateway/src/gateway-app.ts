@@ -105,7 +105,14 @@ function useMiddleware(app: Hono, options: GatewayAppOptions): void {
       // What some route answers (DELETE: the SDK's push-config routes); none takes PUT or PATCH.
       allowMethods: ['GET', 'HEAD', 'POST', 'DELETE'],
       // A page reads the request id of any answer, and where a created task lives.
-      exposeHeaders: ['X-Request-Id', 'Location'],
+      // A page reads where a task is, where a stream is rejoined, and which conversation it is in.
+      exposeHeaders: [
+        'X-Request-Id',
+        'Location',
+        'Content-Location',
+        'Context-Id',
+        'Conversation-Id',
+      ],
     });
     // hono/cors answers every OPTIONS as a preflight; one that is not (no
     // Access-Control-Request-Method) goes on to auth and the routes, as with CORS off.

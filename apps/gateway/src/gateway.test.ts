@@ -738,6 +738,21 @@ describe('CORS', () => {
     const exposed = created.headers.get('access-control-expose-headers')?.split(/,\s*/);
     expect(exposed).toEqual(expect.arrayContaining(['X-Request-Id', 'Location']));
   });
+
+  it("lets a page read a stream's conversation and where it is rejoined", async () => {
+    const { app } = gateway({ cors: ['http://site.test'] });
+    const streamed = await app.request('/agents/echo/stream', {
+      method: 'POST',
+      headers: { ...json, origin: 'http://site.test' },
+      body: JSON.stringify({ input: 'hi' }),
+    });
+    expect(streamed.headers.get('context-id')).toEqual(expect.any(String));
+    const exposed = streamed.headers.get('access-control-expose-headers')?.split(/,\s*/);
+    expect(exposed).toEqual(
+      expect.arrayContaining(['Content-Location', 'Context-Id', 'Conversation-Id']),
+    );
+    await streamed.text();
+  });
 });
 
 describe('failure log', () => {
