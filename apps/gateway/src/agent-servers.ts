@@ -58,6 +58,17 @@ function handRolledSecurity(secured: boolean) {
   };
 }
 
+/** The limits every surface's servers take, as the options name them (left out when unset). */
+function limitsOf(options: AgentServersOptions) {
+  return {
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    heartbeat: options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs },
+    grace: options.rejoinGraceMs === undefined ? {} : { rejoinGraceMs: options.rejoinGraceMs },
+    concurrency:
+      options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency },
+  };
+}
+
 /**
  * Creates the servers of `agents` on every surface: a hand-rolled A2A server and an official SDK
  * one per agent (their cards read the agent as it is then), a REST/SSE registration, and one
@@ -69,11 +80,7 @@ export function createAgentServers(
 ): AgentServers {
   const { publicUrl, secured } = options;
   const version = options.version ?? '0.1.0';
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const heartbeat = options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs };
-  const grace = options.rejoinGraceMs === undefined ? {} : { rejoinGraceMs: options.rejoinGraceMs };
-  const concurrency =
-    options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency };
+  const { maxBodyBytes, heartbeat, grace, concurrency } = limitsOf(options);
   const store = createMemoryTaskStore();
   const conversations = options.conversations ?? createMemoryConversationStore();
   const card = { version, ...handRolledSecurity(secured) };

@@ -1,5 +1,6 @@
 export { rejoinStream, writeTaskLog } from '../stream-runs/rejoin-stream.ts';
-export type { StreamedAgent, StreamRun, StreamRunHost } from '../stream-runs/stream-run.ts';
+export type { StreamRun } from '../stream-runs/stream-run.ts';
+export type { StreamedAgent, StreamRunHost } from '../stream-runs/stream-run-host.ts';
 export {
   DEFAULT_STREAM_RETAIN_MS,
   type StreamRunStartOptions,

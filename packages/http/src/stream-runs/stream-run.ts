@@ -1,5 +1,4 @@
 import {
-  type Agent,
   type AgentEvent,
   AgentFailureError,
   type AgentInput,
@@ -7,7 +6,6 @@ import {
   type AgentRunOptions,
   type ArtifactUpdateEvent,
   CancellationError,
-  type ConversationStore,
   isInterruptedStatus,
   isTerminalStatus,
   type Message,
@@ -17,7 +15,6 @@ import {
   type TaskPatch,
   type TaskProgressEvent,
   type TaskStatusUpdateEvent,
-  type TaskStore,
   toAgentPortError,
   UNFINISHED_STATUSES,
 } from '@agentport/core';
@@ -29,6 +26,7 @@ import {
   toAgentFailure,
 } from '@agentport/core/internal';
 import { type SSEWriter, sseErrorMessage } from '../sse/sse-writer.ts';
+import type { StreamedAgent, StreamRunHost } from './stream-run-host.ts';
 import {
   chunkOf,
   endOf,
@@ -43,22 +41,6 @@ import {
   writeInOrder,
 } from './stream-run-writes.ts';
 import { endMessage, isProgress, isStreamed, pauseMessage, progressMessage } from './task-sse.ts';
-
-/** What a stream run runs: an agent, or anything that streams a run by an agent's name (a runner). */
-export type StreamedAgent = Pick<Agent, 'name' | 'stream'>;
-
-/** What a run is kept by: the store of its task, the grace of its reader, and its list of runs. */
-export interface StreamRunHost {
-  readonly store: TaskStore;
-  /** How long a run nobody reads goes on before its task is canceled. */
-  readonly graceMs: number;
-  /** Aborted on shutdown: a run whose reader leaves then is canceled at once. */
-  readonly closing: AbortSignal;
-  /** Where a run records its turn (the message and the answer, or the question), if anywhere. */
-  readonly conversations?: ConversationStore | undefined;
-  /** The run is over (its task is terminal): forget it. */
-  ended(run: StreamRun): void;
-}
 
 const FROM_WORKING = Object.freeze({ expectedStatus: 'working' as const });
 const FROM_UNFINISHED = Object.freeze({ expectedStatus: UNFINISHED_STATUSES });

@@ -18,7 +18,7 @@ import { errorResponse } from '../error-response.ts';
 import { openSSE } from '../sse/stream-sse.ts';
 import { eventsOf, readSSE } from '../testing/sse.ts';
 import { rejoinStream } from './rejoin-stream.ts';
-import type { StreamedAgent } from './stream-run.ts';
+import type { StreamedAgent } from './stream-run-host.ts';
 import { StreamRuns } from './stream-runs.ts';
 
 interface Served {

@@ -10,7 +10,8 @@ import {
   userMessage,
 } from '@agentport/core';
 import { randomUuid } from '@agentport/core/internal';
-import { type StreamedAgent, StreamRun, type StreamRunHost } from './stream-run.ts';
+import { StreamRun } from './stream-run.ts';
+import type { StreamedAgent, StreamRunHost } from './stream-run-host.ts';
 
 /**
  * How long a stream run's task is kept once finished, by default: ten minutes, for a client whose
