@@ -202,7 +202,9 @@ describe('configured gateway', () => {
     const source = `export default { remotes: [{ url: 'http://127.0.0.1:${port}/agents/echo', name: 'later' }] };\n`;
     await withConfigFile(source, async (config) => {
       const gateway = await start(['--config', config], { LOG_LEVEL: 'info' });
-      expect(gateway.output()).toMatch(/agents +assistant, echo, ticker, booking, later \(unavailable\)/);
+      expect(gateway.output()).toMatch(
+        /agents +assistant, echo, ticker, booking, later \(unavailable\)/,
+      );
       const degraded = await fetch(`${gateway.url}/readyz`);
       expect(degraded.status).toBe(200);
       expect(await degraded.json()).toMatchObject({
