@@ -62,14 +62,22 @@ export function textOf(parts: readonly Part[]): string {
   return text ?? '';
 }
 
-/** A user message of one text part, with a new random id. */
+/**
+ * A user message of one text part, with a new random id; frozen, so that the stores keep it as
+ * it is rather than a copy.
+ */
 export function userMessage(text: string): Message {
-  return { messageId: randomUuid(), role: 'user', parts: [{ kind: 'text', text }] };
+  return textMessage('user', text);
 }
 
-/** An agent message of one text part, with a new random id. */
+/** An agent message of one text part, with a new random id; frozen, as {@link userMessage}. */
 export function agentMessage(text: string): Message {
-  return { messageId: randomUuid(), role: 'agent', parts: [{ kind: 'text', text }] };
+  return textMessage('agent', text);
+}
+
+function textMessage(role: MessageRole, text: string): Message {
+  const parts = Object.freeze([Object.freeze({ kind: 'text' as const, text })]);
+  return Object.freeze({ messageId: randomUuid(), role, parts });
 }
 
 /** What is wrong with a part, or undefined when it has the shape of one. */

@@ -62,3 +62,16 @@ describe('the in-memory conversation store', () => {
     ).rejects.toThrow(/messageId/);
   });
 });
+
+describe('the byte bound', () => {
+  it('counts a text message as jsonWeight does, so maxBytes holds what it says', async () => {
+    const { jsonWeight } = await import('../json-weight.ts');
+    const message = agentMessage('x'.repeat(100));
+    const store = createMemoryConversationStore({ maxBytes: 2 * (jsonWeight(message) + 400) });
+    for (const id of ['a', 'b', 'c'])
+      await store.append(id, { agentName: 'x', messages: [message] });
+    // Two fit beside each other, a third evicts the oldest.
+    expect(await store.get('a')).toBeUndefined();
+    expect(await store.get('c')).toBeDefined();
+  });
+});

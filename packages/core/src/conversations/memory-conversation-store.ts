@@ -43,6 +43,9 @@ interface Entry {
 
 /** What an entry holds besides its messages, roughly. */
 const ENTRY_BYTES = 200;
+/** What `jsonWeight` counts for a message without its id and parts, and for each text part without its text. */
+const MESSAGE_BYTES = 326;
+const TEXT_PART_BYTES = 224;
 const HOUR_MS = 60 * 60 * 1000;
 
 function positive(value: number | undefined, fallback: number, field: string): number {
@@ -173,7 +176,7 @@ class MemoryConversations implements ConversationStore {
     }
     for (const given of change.messages) {
       const message = frozenMessage(given);
-      const weight = jsonWeight(message);
+      const weight = messageBytes(message);
       entry.messages.push(message);
       entry.weights.push(weight);
       entry.bytes += weight;
@@ -194,6 +197,16 @@ class MemoryConversations implements ConversationStore {
       this.#remove(oldest);
     }
   }
+}
+
+/** What a message holds, roughly: counted by hand for text parts (most), else by `jsonWeight`. */
+function messageBytes(message: Message): number {
+  let bytes = MESSAGE_BYTES + 2 * message.messageId.length;
+  for (const part of message.parts) {
+    if (part.kind !== 'text') return jsonWeight(message);
+    bytes += TEXT_PART_BYTES + 2 * part.text.length;
+  }
+  return bytes;
 }
 
 /** Drops a conversation's oldest messages past `maxMessages`; the bytes they held. */

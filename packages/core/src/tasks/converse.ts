@@ -122,7 +122,21 @@ export async function directTurn(
 }
 
 /** `TaskRunner.converse`: a paused task answered through the runner, else a direct turn. */
-export async function converseTurn(
+export function converseTurn(
+  shared: RunShared,
+  get: (id: string) => Promise<Task>,
+  runner: Pick<TaskRunner, 'resumeAndWait'>,
+  input: AgentInput,
+  options: ConverseOptions,
+): Promise<TurnResult> {
+  // A turn in no conversation yet answers nothing: straight to the agent, no step between.
+  if (options.taskId === undefined && options.contextId === undefined) {
+    return directTurn(shared, input, options);
+  }
+  return answeringTurn(shared, get, runner, input, options);
+}
+
+async function answeringTurn(
   shared: RunShared,
   get: (id: string) => Promise<Task>,
   runner: Pick<TaskRunner, 'resumeAndWait'>,

@@ -110,9 +110,12 @@ function frozenParts(parts: readonly Part[]): readonly Part[] {
   return Object.freeze(parts.map((part) => Object.freeze({ ...part })));
 }
 
-/** The store's own copy of a message, frozen. */
+/** The store's own copy of a message, frozen: a message frozen whole already is kept as it is. */
 export function frozenMessage(message: Message): Message {
   const { messageId, role, parts } = message;
+  if (Object.isFrozen(message) && Object.isFrozen(parts) && parts.every(Object.isFrozen)) {
+    return message;
+  }
   return Object.freeze({ messageId, role, parts: frozenParts(parts) });
 }
 
