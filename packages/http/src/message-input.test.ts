@@ -32,6 +32,11 @@ describe('inputSchema', () => {
     );
   });
 
+  it('takes a file part without a media type as bytes (application/octet-stream)', () => {
+    const input = parse({ input: [{ kind: 'file', bytes: 'aGk=' }] }).input;
+    expect(input).toEqual([{ kind: 'file', bytes: 'aGk=', mediaType: 'application/octet-stream' }]);
+  });
+
   it('makes a list of parts a user message, and keeps a string', () => {
     expect(agentInputOf('hi')).toBe('hi');
     expect(agentInputOf([{ kind: 'text', text: 'hi' }])).toMatchObject({

@@ -12,7 +12,8 @@ const dataPartSchema = z.object({
 const filePartSchema = z
   .object({
     kind: z.literal('file'),
-    mediaType: z.string().min(1),
+    // A2A lets a file part leave its media type out: it is then just bytes.
+    mediaType: z.string().min(1).default('application/octet-stream'),
     name: z.string().optional(),
     url: z.url().optional(),
     bytes: z
