@@ -64,14 +64,35 @@ describe('the in-memory conversation store', () => {
 });
 
 describe('the byte bound', () => {
-  it('counts a text message as jsonWeight does, so maxBytes holds what it says', async () => {
-    const { jsonWeight } = await import('../json-weight.ts');
-    const message = agentMessage('x'.repeat(100));
-    const store = createMemoryConversationStore({ maxBytes: 2 * (jsonWeight(message) + 400) });
+  it('counts the characters of what it keeps, so maxBytes bounds long messages', async () => {
+    // A text of 10,000 characters holds ~20 KB: two fit in 50 KB, a third evicts the oldest.
+    const message = agentMessage('x'.repeat(10_000));
+    const store = createMemoryConversationStore({ maxBytes: 50_000 });
     for (const id of ['a', 'b', 'c'])
       await store.append(id, { agentName: 'x', messages: [message] });
-    // Two fit beside each other, a third evicts the oldest.
     expect(await store.get('a')).toBeUndefined();
+    expect(await store.get('b')).toBeDefined();
     expect(await store.get('c')).toBeDefined();
+  });
+
+  it('gives a text message back as it was, and keeps other messages whole', async () => {
+    const store = createMemoryConversationStore();
+    const file = {
+      messageId: 'f1',
+      role: 'user' as const,
+      parts: [{ kind: 'file' as const, mediaType: 'image/png', bytes: 'aGk=' }],
+    };
+    await store.append('a', {
+      agentName: 'x',
+      messages: [userMessage('hi'), file, agentMessage('yo')],
+    });
+    const messages = (await store.get('a'))?.messages ?? [];
+    expect(messages.map(({ role, parts }) => ({ role, parts }))).toEqual([
+      { role: 'user', parts: [{ kind: 'text', text: 'hi' }] },
+      { role: 'user', parts: file.parts },
+      { role: 'agent', parts: [{ kind: 'text', text: 'yo' }] },
+    ]);
+    expect(messages[1]?.messageId).toBe('f1');
+    expect(new Set(messages.map(({ messageId }) => messageId)).size).toBe(3);
   });
 });

@@ -27,11 +27,19 @@ export interface MemoryConversationStoreOptions {
   now?: () => number;
 }
 
+/**
+ * One conversation. A message of one text part (most) is kept as its text alone, its role in
+ * `roles` (`u` or `a` at the same index): a conversation kept an hour under load is one of
+ * thousands, and every object kept per message costs every scavenge a copy (decision 0005).
+ */
 interface Entry {
   readonly agentName: string;
-  messages: Message[];
-  /** The bytes of each message, in the same order. */
-  weights: number[];
+  /** Its messages, oldest first: a text, or a message kept whole. */
+  items: Array<string | Message>;
+  /** The role of each item, one letter each. */
+  roles: string;
+  /** How many of its messages were dropped: the index of `items[0]` among all it had. */
+  dropped: number;
   bytes: number;
   waitingTaskId: string | undefined;
   changedAt: number;
@@ -43,9 +51,8 @@ interface Entry {
 
 /** What an entry holds besides its messages, roughly. */
 const ENTRY_BYTES = 200;
-/** What `jsonWeight` counts for a message without its id and parts, and for each text part without its text. */
-const MESSAGE_BYTES = 326;
-const TEXT_PART_BYTES = 224;
+/** What a text kept alone holds besides its characters: its header and its place in `items`. */
+const TEXT_ITEM_BYTES = 24 + 16;
 const HOUR_MS = 60 * 60 * 1000;
 
 function positive(value: number | undefined, fallback: number, field: string): number {
@@ -163,8 +170,9 @@ class MemoryConversations implements ConversationStore {
       entry = {
         contextId,
         agentName: change.agentName,
-        messages: [],
-        weights: [],
+        items: [],
+        roles: '',
+        dropped: 0,
         bytes: ENTRY_BYTES + 2 * contextId.length,
         waitingTaskId: undefined,
         changedAt: 0,
@@ -175,10 +183,10 @@ class MemoryConversations implements ConversationStore {
       this.#totalBytes += entry.bytes;
     }
     for (const given of change.messages) {
-      const message = frozenMessage(given);
-      const weight = messageBytes(message);
-      entry.messages.push(message);
-      entry.weights.push(weight);
+      const item = itemOf(given);
+      const weight = itemBytes(item);
+      entry.items.push(item);
+      entry.roles += given.role === 'user' ? 'u' : 'a';
       entry.bytes += weight;
       this.#totalBytes += weight;
     }
@@ -199,37 +207,48 @@ class MemoryConversations implements ConversationStore {
   }
 }
 
-/** What a message holds, roughly: counted by hand for text parts (most), else by `jsonWeight`. */
-function messageBytes(message: Message): number {
-  let bytes = MESSAGE_BYTES + 2 * message.messageId.length;
-  for (const part of message.parts) {
-    if (part.kind !== 'text') return jsonWeight(message);
-    bytes += TEXT_PART_BYTES + 2 * part.text.length;
-  }
-  return bytes;
+/** How a message is kept: the text of a message of one text part, else a frozen copy. */
+function itemOf(message: Message): string | Message {
+  const { parts } = message;
+  const only = parts.length === 1 ? parts[0] : undefined;
+  return only?.kind === 'text' ? only.text : frozenMessage(message);
+}
+
+/** What an item holds, roughly: a text its characters and a small header, else by `jsonWeight`. */
+function itemBytes(item: string | Message): number {
+  return typeof item === 'string' ? TEXT_ITEM_BYTES + 2 * item.length : jsonWeight(item);
 }
 
 /** Drops a conversation's oldest messages past `maxMessages`; the bytes they held. */
 function trim(entry: Entry, maxMessages: number): number {
-  let drop = 0;
+  const drop = entry.items.length - maxMessages;
+  if (drop <= 0) return 0;
   let dropped = 0;
-  while (entry.messages.length - drop > maxMessages) {
-    dropped += entry.weights[drop] as number;
-    drop += 1;
-  }
-  if (drop === 0) return 0;
-  entry.messages.splice(0, drop);
-  entry.weights.splice(0, drop);
+  for (let index = 0; index < drop; index += 1) dropped += itemBytes(entry.items[index] as string);
+  entry.items.splice(0, drop);
+  entry.roles = entry.roles.slice(drop);
+  entry.dropped += drop;
   entry.bytes -= dropped;
   return dropped;
 }
 
+/** The message an item stands for (a text's id names its place in the conversation). */
+function messageOf(contextId: string, entry: Entry, index: number): Message {
+  const item = entry.items[index] as string | Message;
+  if (typeof item !== 'string') return item;
+  const role = entry.roles.charAt(index) === 'u' ? 'user' : 'agent';
+  const parts = Object.freeze([Object.freeze({ kind: 'text' as const, text: item })]);
+  return Object.freeze({ messageId: `${contextId}#${entry.dropped + index}`, role, parts });
+}
+
 /** A frozen view of a conversation, with at most its `limit` newest messages. */
 function view(contextId: string, entry: Entry, limit: number | undefined): Conversation {
-  const messages =
-    limit !== undefined && limit < entry.messages.length
-      ? entry.messages.slice(entry.messages.length - limit)
-      : entry.messages.slice();
+  const count = entry.items.length;
+  const first = limit !== undefined && limit < count ? count - limit : 0;
+  const messages: Message[] = [];
+  for (let index = first; index < count; index += 1) {
+    messages.push(messageOf(contextId, entry, index));
+  }
   return Object.freeze({
     contextId,
     agentName: entry.agentName,
