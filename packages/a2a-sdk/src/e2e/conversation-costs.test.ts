@@ -20,6 +20,7 @@ function countingStore(): ConversationStore & { reads: number } {
       store.reads += 1;
       return inner.get(contextId, options);
     },
+    newContextId: inner.newContextId.bind(inner),
     append: inner.append.bind(inner),
     deleteExpired: inner.deleteExpired.bind(inner),
   };

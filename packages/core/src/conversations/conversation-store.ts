@@ -36,6 +36,11 @@ export interface ConversationReadOptions {
  * keeps: a long conversation drops its oldest messages first.
  */
 export interface ConversationStore {
+  /**
+   * A new, unguessable name for a conversation its caller starts (a turn that named none): what
+   * a store can keep cheaply (the memory store keeps one-turn conversations it named in a ring).
+   */
+  newContextId(): string;
   /** The conversation, or undefined when there is none (or it expired). */
   get(contextId: string, options?: ConversationReadOptions): Promise<Conversation | undefined>;
   /**

@@ -96,3 +96,36 @@ describe('the byte bound', () => {
     expect(new Set(messages.map(({ messageId }) => messageId)).size).toBe(3);
   });
 });
+
+describe('the conversations it names', () => {
+  it('keeps one-turn conversations it named, continued ones as any other, and never a name it did not give', async () => {
+    const store = createMemoryConversationStore({ maxConversations: 3 });
+    const named = [store.newContextId(), store.newContextId()];
+    expect(new Set(named).size).toBe(2);
+    for (const id of named) await store.append(id, { agentName: 'x', messages: [userMessage(id)] });
+    expect((await store.get(named[0] as string))?.messages).toHaveLength(1);
+    // A second turn keeps it as any conversation is kept.
+    await store.append(named[0] as string, { agentName: 'x', messages: [agentMessage('again')] });
+    expect((await store.get(named[0] as string))?.messages).toHaveLength(2);
+    // A caller's id shaped like a name the store gives is an ordinary conversation of its own.
+    const forged = `${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}.1`;
+    await store.append(forged, { agentName: 'x', messages: [userMessage('forged')] });
+    expect((await store.get(named[1] as string))?.messages).toHaveLength(1);
+    expect((await store.get(forged))?.messages).toHaveLength(1);
+  });
+
+  it('gives the slot of the oldest one-turn conversation to the next name once the ring is round', async () => {
+    const store = createMemoryConversationStore({ maxConversations: 2 });
+    const first = store.newContextId();
+    await store.append(first, { agentName: 'x', messages: [userMessage('1')] });
+    const second = store.newContextId();
+    await store.append(second, { agentName: 'x', messages: [userMessage('2')] });
+    const third = store.newContextId();
+    await store.append(third, { agentName: 'x', messages: [userMessage('3')] });
+    expect(await store.get(first)).toBeUndefined();
+    expect(await store.get(second)).toBeDefined();
+    expect(await store.get(third)).toBeDefined();
+    expect(await store.deleteExpired(new Date(Date.now() + 2 * 60 * 60 * 1000))).toBe(2);
+    expect(await store.get(third)).toBeUndefined();
+  });
+});

@@ -1,5 +1,6 @@
 import { ContextNotFoundError } from '../errors/context-not-found-error.ts';
 import { InvalidInputError } from '../errors/invalid-input-error.ts';
+import { randomUuid } from '../internal/random-uuid.ts';
 import { jsonWeight } from '../json-weight.ts';
 import { type Message, messageFault } from '../message.ts';
 import { frozenMessage } from '../tasks/memory-task-changes.ts';
@@ -47,6 +48,8 @@ interface Entry {
   older: Entry | undefined;
   newer: Entry | undefined;
   readonly contextId: string;
+  /** Its slot in the ring of one-turn conversations the store named, or -1 (in the map). */
+  slot: number;
 }
 
 /** What an entry holds besides its messages, roughly. */
@@ -54,6 +57,8 @@ const ENTRY_BYTES = 200;
 /** What a text kept alone holds besides its characters: its header and its place in `items`. */
 const TEXT_ITEM_BYTES = 24 + 16;
 const HOUR_MS = 60 * 60 * 1000;
+/** The `.` between a ring name's UUID and its slot. */
+const DOT = 0x2e;
 
 function positive(value: number | undefined, fallback: number, field: string): number {
   if (value === undefined) return fallback;
@@ -82,6 +87,14 @@ class MemoryConversations implements ConversationStore {
   readonly #ttlMs: number;
   readonly #now: () => number;
   readonly #entries = new Map<string, Entry>();
+  /**
+   * The conversations named by `newContextId`, by the slot their id ends with, while they have
+   * one turn (most never get a second): no map to hash into or delete from. A second turn moves
+   * one to the map.
+   */
+  readonly #ring: Array<Entry | string | undefined>;
+  #nextSlot = 0;
+  #ringCount = 0;
   /** The least and the most recently changed conversations. */
   #oldest: Entry | undefined;
   #newest: Entry | undefined;
@@ -97,6 +110,18 @@ class MemoryConversations implements ConversationStore {
     this.#maxBytes = positive(options.maxBytes, 64 * 1024 * 1024, 'maxBytes');
     this.#ttlMs = positive(options.ttlMs, HOUR_MS, 'ttlMs');
     this.#now = options.now ?? Date.now;
+    this.#ring = new Array(this.#maxConversations);
+  }
+
+  newContextId(): string {
+    const slot = this.#nextSlot;
+    this.#nextSlot = (slot + 1) % this.#ring.length;
+    const held = this.#ring[slot];
+    // The oldest one-turn conversation named (or a name never used) gives its slot up.
+    if (typeof held === 'object') this.#remove(held);
+    const contextId = `${randomUuid()}.${slot.toString(36)}`;
+    this.#ring[slot] = contextId;
+    return contextId;
   }
 
   get(contextId: string, options: ConversationReadOptions = {}): Promise<Conversation | undefined> {
@@ -124,8 +149,20 @@ class MemoryConversations implements ConversationStore {
     return Promise.resolve(removed);
   }
 
+  /** The ring slot of a name `newContextId` gave and still holds, else -1. */
+  #slotOf(contextId: string): number {
+    if (contextId.length < 38 || contextId.charCodeAt(36) !== DOT) return -1;
+    const slot = Number.parseInt(contextId.slice(37), 36);
+    const held = this.#ring[slot];
+    return held === contextId || (typeof held === 'object' && held.contextId === contextId)
+      ? slot
+      : -1;
+  }
+
   #live(contextId: string): Entry | undefined {
-    const entry = this.#entries.get(contextId);
+    const slot = this.#slotOf(contextId);
+    const held = slot === -1 ? undefined : this.#ring[slot];
+    const entry = typeof held === 'object' ? held : this.#entries.get(contextId);
     if (entry === undefined) return undefined;
     if (this.#now() - entry.changedAt < this.#ttlMs) return entry;
     this.#remove(entry);
@@ -133,7 +170,11 @@ class MemoryConversations implements ConversationStore {
   }
 
   #remove(entry: Entry): void {
-    this.#entries.delete(entry.contextId);
+    if (entry.slot === -1) this.#entries.delete(entry.contextId);
+    else {
+      this.#ring[entry.slot] = undefined;
+      this.#ringCount -= 1;
+    }
     this.#unlink(entry);
     this.#totalBytes -= entry.bytes;
   }
@@ -166,7 +207,9 @@ class MemoryConversations implements ConversationStore {
     if (entry !== undefined && entry.agentName !== change.agentName) {
       throw new ContextNotFoundError(contextId);
     }
+    if (entry !== undefined && entry.slot !== -1) this.#toMap(entry);
     if (entry === undefined) {
+      const slot = this.#slotOf(contextId);
       entry = {
         contextId,
         agentName: change.agentName,
@@ -178,8 +221,13 @@ class MemoryConversations implements ConversationStore {
         changedAt: 0,
         older: undefined,
         newer: undefined,
+        slot,
       };
-      this.#entries.set(contextId, entry);
+      if (slot === -1) this.#entries.set(contextId, entry);
+      else {
+        this.#ring[slot] = entry;
+        this.#ringCount += 1;
+      }
       this.#totalBytes += entry.bytes;
     }
     for (const given of change.messages) {
@@ -197,9 +245,20 @@ class MemoryConversations implements ConversationStore {
     this.#evict(entry);
   }
 
+  /** A one-turn conversation of the ring gets a second turn: it moves to the map. */
+  #toMap(entry: Entry): void {
+    this.#ring[entry.slot] = undefined;
+    this.#ringCount -= 1;
+    entry.slot = -1;
+    this.#entries.set(entry.contextId, entry);
+  }
+
   /** Drops the least recently changed conversations (never `keep`) while over a bound. */
   #evict(keep: Entry): void {
-    while (this.#entries.size > this.#maxConversations || this.#totalBytes > this.#maxBytes) {
+    while (
+      this.#entries.size + this.#ringCount > this.#maxConversations ||
+      this.#totalBytes > this.#maxBytes
+    ) {
       const oldest = this.#oldest;
       if (oldest === undefined || oldest === keep) return;
       this.#remove(oldest);

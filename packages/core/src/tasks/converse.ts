@@ -75,7 +75,7 @@ export async function directTurn(
   options: ConverseOptions,
 ): Promise<TurnResult> {
   const { agent, store, conversations } = shared;
-  const contextId = options.contextId ?? randomUuid();
+  const contextId = options.contextId ?? conversations.newContextId();
   const runOptions: AgentRunOptions = { contextId };
   if (options.signal !== undefined) runOptions.signal = options.signal;
   if (options.metadata !== undefined) runOptions.metadata = options.metadata;
