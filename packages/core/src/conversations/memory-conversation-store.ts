@@ -161,8 +161,9 @@ class MemoryConversations implements ConversationStore {
 
   #live(contextId: string): Entry | undefined {
     const slot = this.#slotOf(contextId);
-    const held = slot === -1 ? undefined : this.#ring[slot];
-    const entry = typeof held === 'object' ? held : this.#entries.get(contextId);
+    // A name it gave is in the ring (its conversation, or the name alone before its first turn).
+    const held = slot === -1 ? this.#entries.get(contextId) : this.#ring[slot];
+    const entry = typeof held === 'object' ? held : undefined;
     if (entry === undefined) return undefined;
     if (this.#now() - entry.changedAt < this.#ttlMs) return entry;
     this.#remove(entry);
