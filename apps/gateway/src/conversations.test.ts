@@ -1,4 +1,9 @@
-import { type Task as A2ATask, SendMessageRequest, TaskState } from '@a2a-js/sdk';
+import {
+  type Task as A2ATask,
+  SendMessageRequest,
+  type StreamResponse,
+  TaskState,
+} from '@a2a-js/sdk';
 import type { Task } from '@agentport/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBuiltinGateway } from './testing/in-process-gateway.ts';
@@ -23,6 +28,18 @@ async function post(path: string, body: unknown): Promise<{ status: number; body
     body: JSON.stringify(body),
   });
   return { status: response.status, body: await response.json() };
+}
+
+/** The text of a stream's output artifact, folded as a client folds it (appends added). */
+function streamedText(events: readonly StreamResponse[]): string {
+  let text = '';
+  for (const { payload } of events) {
+    if (payload?.$case === 'task') text = outputOf(payload.value);
+    if (payload?.$case !== 'artifactUpdate') continue;
+    const chunk = outputOf({ artifacts: [payload.value.artifact] } as A2ATask);
+    text = payload.value.append ? text + chunk : chunk;
+  }
+  return text;
 }
 
 /** The text of a hand-rolled task's status message (its question, when input-required). */
@@ -107,6 +124,34 @@ describe('the booking conversation, on every surface', () => {
       (task.status?.message?.parts ?? [])
         .map((part) => (part.content?.$case === 'text' ? part.content.value : ''))
         .join('');
+
+    it('streams a resumed turn to its end, its answer given once', async () => {
+      const client = await officialClient(cardUrl(), flavour);
+      const turn = async (text: string, ids?: { taskId: string; contextId: string }) => {
+        const events = [];
+        for await (const event of client.sendMessageStream(send(text, ids))) events.push(event);
+        return events;
+      };
+      const first = await turn('A table please');
+      const opened = first[0]?.payload;
+      if (opened?.$case !== 'task') throw new Error('the stream opens with its task');
+      const ids = { taskId: opened.value.id, contextId: opened.value.contextId };
+      const states = (events: typeof first) =>
+        events.map(({ payload }) =>
+          payload?.$case === 'task' || payload?.$case === 'statusUpdate'
+            ? payload.value.status?.state
+            : payload?.$case,
+        );
+      await turn('5', ids);
+      const last = await turn('20:30', ids);
+      // The text the stream gives, folded as a client folds it, is the answer once.
+      expect(streamedText(last)).toBe('Booked a table for 5 at 20:30.');
+      expect(states(last)[0]).not.toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      expect(
+        states(last).filter((state) => state === 'task' || typeof state === 'number'),
+      ).not.toContain(TaskState.TASK_STATE_FAILED);
+      expect(states(last).at(-1)).toBe(TaskState.TASK_STATE_COMPLETED);
+    });
 
     it('pauses twice, is continued with the task id, and completes', async () => {
       const client = await officialClient(cardUrl(), flavour);
