@@ -13,7 +13,7 @@ import {
   type TaskRunner,
   textOf,
 } from '@agentport/core';
-import { checkedOutput, pacedEvents, randomUuid } from '@agentport/core/internal';
+import { checkedOutput, pacedEvents, randomUuid, readConversation } from '@agentport/core/internal';
 import { a2aTaskOf, coreMessageOf } from '../store/task-view.ts';
 import { agentMessage, dataPart, failureParts, outputArtifact, textPart } from './parts.ts';
 import { now } from './timestamp.ts';
@@ -141,7 +141,9 @@ async function conversationOf(
   runner: TaskRunner,
   contextId: string,
 ): Promise<Conversation | undefined> {
-  const conversation = await runner.conversations.get(contextId, { limit: MAX_HISTORY });
+  const conversation = await readConversation(runner.store, runner.conversations, contextId, {
+    limit: MAX_HISTORY,
+  });
   if (conversation !== undefined && conversation.agentName !== runner.agent.name) {
     throw new A2ATaskNotFoundError(`Context not found: ${contextId}`);
   }

@@ -1,6 +1,7 @@
 import type { SendMessageRequest } from '@a2a-js/sdk';
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import type { TaskRunner } from '@agentport/core';
+import { readConversation } from '@agentport/core/internal';
 
 /**
  * Refuses a message that starts a task in the conversation of another agent (its `contextId`
@@ -15,7 +16,9 @@ export async function checkContext(
 ): Promise<void> {
   const contextId = params.message?.contextId;
   if (runner === undefined || !contextId || params.message?.taskId) return;
-  const conversation = await runner.conversations.get(contextId, { limit: 0 });
+  const conversation = await readConversation(runner.store, runner.conversations, contextId, {
+    limit: 0,
+  });
   if (conversation !== undefined && conversation.agentName !== runner.agent.name) {
     throw new TaskNotFoundError(`Context not found: ${contextId}`);
   }

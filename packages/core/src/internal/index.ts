@@ -7,6 +7,7 @@ export { nestsWithin } from '../json-depth.ts';
 export { jsonWeight } from '../json-weight.ts';
 export { messageFault, partsFault } from '../message.ts';
 export { progressEventFault } from '../progress-event-fault.ts';
+export { readConversation } from '../tasks/read-conversation.ts';
 export { taskProgressFault } from '../tasks/task-event.ts';
 export { afterMicrotasks } from './after-microtasks.ts';
 export { type LinkedSignal, linkSignals } from './link-signals.ts';

@@ -10,6 +10,7 @@ import { remoteTaskError } from '../errors/remote-task-error.ts';
 import { TaskNotFoundError } from '../errors/task-not-found-error.ts';
 import { randomUuid } from '../internal/random-uuid.ts';
 import { agentMessage, type Message, textOf, userMessage } from '../message.ts';
+import { readConversation } from './read-conversation.ts';
 import type { RunShared } from './run-task.ts';
 import { waitingTaskOf } from './runner-steps.ts';
 import type { Task } from './task.ts';
@@ -80,7 +81,9 @@ export async function directTurn(
   if (options.signal !== undefined) runOptions.signal = options.signal;
   if (options.metadata !== undefined) runOptions.metadata = options.metadata;
   if (options.contextId !== undefined) {
-    const conversation = await conversations.get(contextId, { limit: shared.maxHistory });
+    const conversation = await readConversation(shared.store, conversations, contextId, {
+      limit: shared.maxHistory,
+    });
     if (conversation !== undefined) runOptions.history = conversation.messages;
   }
   const end = await terminalEventOf(agent.stream(input, runOptions), undefined, options.signal);

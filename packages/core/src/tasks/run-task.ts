@@ -14,6 +14,7 @@ import { randomUuid } from '../internal/random-uuid.ts';
 import { agentMessage, type Message, userMessage } from '../message.ts';
 import { progressEventFault } from '../progress-event-fault.ts';
 import { ProgressLog } from './progress-log.ts';
+import { readConversation } from './read-conversation.ts';
 import type { RunSlots } from './run-slots.ts';
 import { hasOwnKeys, type Task } from './task.ts';
 import { type TaskProgressEvent, taskProgressFault } from './task-event.ts';
@@ -92,9 +93,14 @@ async function runOptionsOf(
   if (hasOwnKeys(task.metadata)) options.metadata = { ...task.metadata };
   // A task that started its own conversation (named by its id) has no earlier messages.
   if (resumed || task.contextId !== task.id) {
-    const conversation = await shared.conversations.get(task.contextId, {
-      limit: shared.maxHistory,
-    });
+    const conversation = await readConversation(
+      shared.store,
+      shared.conversations,
+      task.contextId,
+      {
+        limit: shared.maxHistory,
+      },
+    );
     if (conversation !== undefined && conversation.agentName === shared.agent.name) {
       options.history = conversation.messages;
     }
@@ -181,8 +187,12 @@ async function endTask(
     await store.update(task.id, patch, FROM_WORKING);
     return;
   }
-  if (end.type === 'done')
+  // A first turn that completed in a conversation of its own stays in its task alone (see
+  // readConversation): most tasks are that, and have no second turn.
+  const ownFirstTurn = !resumed && task.contextId === task.id;
+  if (end.type === 'done' && !ownFirstTurn) {
     await recordTurn(shared, task, input, agentMessage(end.output), false, resumed);
+  }
   await store.update(task.id, endPatch(end, progress.takePending()), FROM_WORKING);
 }
 

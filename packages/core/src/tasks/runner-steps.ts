@@ -5,6 +5,7 @@ import { TaskNotWaitingError } from '../errors/task-not-waiting-error.ts';
 import { randomUuid } from '../internal/random-uuid.ts';
 import { type Message, messageFault, textOf, userMessage } from '../message.ts';
 import type { EventSource } from './follow-events.ts';
+import { readConversation } from './read-conversation.ts';
 import type { RunSlots } from './run-slots.ts';
 import type { RunShared } from './run-task.ts';
 import type { Task } from './task.ts';
@@ -140,7 +141,9 @@ export async function waitingTaskOf(
   shared: RunShared,
   contextId: string,
 ): Promise<string | undefined> {
-  const conversation = await shared.conversations.get(contextId, { limit: 0 });
+  const conversation = await readConversation(shared.store, shared.conversations, contextId, {
+    limit: 0,
+  });
   if (conversation === undefined) return undefined;
   if (conversation.agentName !== shared.agent.name) throw new ContextNotFoundError(contextId);
   const { waitingTaskId } = conversation;

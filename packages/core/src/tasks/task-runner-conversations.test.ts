@@ -79,6 +79,8 @@ describe('a runner carrying conversations', () => {
     const other = await runner.submitAndWait('what did I say?', { contextId: 'b' });
     expect(other.output).toBe('You have not said anything yet.');
     const own = await runner.submitAndWait('hi');
+    // Its one turn is its task's until a second turn names its conversation.
+    expect(await runner.conversations.get(own.contextId)).toBeUndefined();
     const followUp = await runner.submitAndWait('what did I say?', { contextId: own.contextId });
     expect(followUp.output).toBe('hi');
     await runner.close();

@@ -9,7 +9,7 @@ import {
   textOf,
   userMessage,
 } from '@agentport/core';
-import { randomUuid } from '@agentport/core/internal';
+import { randomUuid, readConversation } from '@agentport/core/internal';
 import { StreamRun } from './stream-run.ts';
 import type { StreamedAgent, StreamRunHost } from './stream-run-host.ts';
 
@@ -100,7 +100,8 @@ export class StreamRuns implements StreamRunHost {
     if (conversations === undefined || contextId === undefined) {
       return this.#create(agent, input, contextId, undefined);
     }
-    return conversations.get(contextId, { limit: this.maxHistory }).then((conversation) => {
+    const read = readConversation(this.store, conversations, contextId, { limit: this.maxHistory });
+    return read.then((conversation) => {
       if (conversation === undefined) return this.#create(agent, input, contextId, undefined);
       if (conversation.agentName !== agent.name) throw new ContextNotFoundError(contextId);
       return this.#create(agent, input, contextId, conversation.messages);
