@@ -46,26 +46,30 @@ function parsedWith<T>(schema: z.ZodType<T>, value: unknown, context: z.Refineme
  * `{ kind: 'file', mediaType, name?, url | bytes }` (bytes in standard base64). A failed parse
  * names the field (`kind`, `bytes`, ...).
  */
-export const partSchema = z.unknown().transform((value, context): Part => {
-  const kind =
-    typeof value === 'object' && value !== null ? (value as { kind?: unknown }).kind : undefined;
-  const schema =
-    typeof kind === 'string' && Object.hasOwn(PART_SCHEMAS, kind) ? PART_SCHEMAS[kind] : undefined;
-  if (schema === undefined) {
-    const message =
-      typeof value === 'object' && value !== null
-        ? "kind must be 'text', 'data' or 'file'"
-        : 'a part must be an object';
-    context.addIssue({
-      code: 'custom',
-      message,
-      path: typeof value === 'object' && value !== null ? ['kind'] : [],
-      input: value,
-    });
-    return z.NEVER;
-  }
-  return parsedWith(schema, value, context);
-});
+export const partSchema: z.ZodType<Part, unknown> = z
+  .unknown()
+  .transform((value, context): Part => {
+    const kind =
+      typeof value === 'object' && value !== null ? (value as { kind?: unknown }).kind : undefined;
+    const schema =
+      typeof kind === 'string' && Object.hasOwn(PART_SCHEMAS, kind)
+        ? PART_SCHEMAS[kind]
+        : undefined;
+    if (schema === undefined) {
+      const message =
+        typeof value === 'object' && value !== null
+          ? "kind must be 'text', 'data' or 'file'"
+          : 'a part must be an object';
+      context.addIssue({
+        code: 'custom',
+        message,
+        path: typeof value === 'object' && value !== null ? ['kind'] : [],
+        input: value,
+      });
+      return z.NEVER;
+    }
+    return parsedWith(schema, value, context);
+  });
 
 const partsInputSchema = z
   .array(partSchema)
@@ -84,7 +88,7 @@ const documentedInput = z.union([
 const { $schema: _dialect, ...inputJsonSchema } = z.toJSONSchema(documentedInput, { io: 'input' });
 
 /** An `input` of our JSON surfaces: a non-empty string, or a non-empty list of parts. */
-export const inputSchema = z
+export const inputSchema: z.ZodType<string | Part[], unknown> = z
   .unknown()
   .transform((value, context): string | Part[] =>
     parsedWith<string | Part[]>(
@@ -100,7 +104,7 @@ export const inputSchema = z
   });
 
 /** What {@link inputSchema} parses. */
-export type InputValue = z.output<typeof inputSchema>;
+export type InputValue = string | Part[];
 
 /**
  * A parsed `input` as an agent takes it: a string as it is, a list of parts as a user message
