@@ -108,11 +108,15 @@ describe('the gateway installed from its tarball in a project of its own', () =>
       paths: Record<string, unknown>;
     };
     expect(Object.keys(document.paths)).toContain('/agents/mirror/invoke');
-    const lines = gateway
-      .output()
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as { path?: string; status?: number });
-    expect(lines).toContainEqual(expect.objectContaining({ path: '/docs', status: 200 }));
+    const logged = () =>
+      gateway
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { path?: string; status?: number });
+    // The line is written once the answer has gone, and reaches the pipe a moment later.
+    await expect
+      .poll(logged, { timeout: 5_000 })
+      .toContainEqual(expect.objectContaining({ path: '/docs', status: 200 }));
   });
 });
