@@ -1,0 +1,106 @@
+import {
+  type Agent,
+  AgentFailureError,
+  type AgentProgressEvent,
+  defineAgent,
+  InvalidInputError,
+} from '@agentport/core';
+import type { Agent as AiSdkAgent, OutputInterface, TextStreamPart, ToolSet } from 'ai';
+import { toModelMessages } from './model-messages.ts';
+import { toolsOf } from './tools.ts';
+
+/** What {@link fromAiSdk} takes besides the agent. */
+export interface FromAiSdkOptions {
+  /** The AgentPort name (default: the AI SDK agent's `id`; one of them is required). */
+  name?: string;
+  /** What the agent does, for cards and listings. */
+  description?: string;
+  /** Its instructions, as listings show them (the AI SDK agent keeps its own for the model). */
+  instructions?: string;
+  /** Its model's name, as listings show it. */
+  model?: string;
+}
+
+/** An AI SDK agent (a `ToolLoopAgent` or another `Agent` implementation) without call options. */
+export type AiSdkAgentLike<
+  TTools extends ToolSet = ToolSet,
+  TContext extends Record<string, unknown> = Record<string, unknown>,
+  TOutput extends OutputInterface = OutputInterface,
+> = AiSdkAgent<undefined, TTools, TContext, TOutput>;
+
+/**
+ * One part of `fullStream` as our progress event; undefined for the parts we drop (steps,
+ * reasoning, sources, tool input streaming). An `error` part fails the run.
+ */
+export function toAgentEvent(
+  agentName: string,
+  part: TextStreamPart<ToolSet>,
+): AgentProgressEvent | undefined {
+  switch (part.type) {
+    case 'text-delta':
+      return { type: 'text-delta', delta: part.text };
+    case 'tool-call':
+      return { type: 'tool-call', id: part.toolCallId, name: part.toolName, input: part.input };
+    case 'tool-result':
+      return { type: 'tool-result', id: part.toolCallId, name: part.toolName, output: part.output };
+    case 'tool-error':
+      // The thrown error stays out of the event: its message may hold what a caller must not see.
+      return {
+        type: 'tool-result',
+        id: part.toolCallId,
+        name: part.toolName,
+        output: { error: `Tool '${part.toolName}' failed` },
+      };
+    case 'tool-approval-request':
+      throw new AgentFailureError({
+        agentName,
+        message: `Agent '${agentName}' asked to approve tool '${part.toolCall.toolName}': approvals are not supported yet`,
+      });
+    case 'error':
+      // The provider's error (its request body, its headers) is kept as the cause, never sent.
+      throw new AgentFailureError({ agentName, cause: part.error });
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Serves a Vercel AI SDK agent as an AgentPort agent: its tools listed, its stream as our events.
+ *
+ * @example
+ * const agent = fromAiSdk(new ToolLoopAgent({ id: 'weather', model, tools: { weather } }));
+ */
+export function fromAiSdk<
+  TTools extends ToolSet,
+  TContext extends Record<string, unknown>,
+  TOutput extends OutputInterface,
+>(agent: AiSdkAgentLike<TTools, TContext, TOutput>, options: FromAiSdkOptions = {}): Agent {
+  const name = options.name ?? agent.id;
+  if (name === undefined) {
+    throw new InvalidInputError(
+      'fromAiSdk needs a name: give the agent an id or pass options.name',
+      {
+        field: 'name',
+      },
+    );
+  }
+  return defineAgent({
+    name,
+    ...(options.description !== undefined && { description: options.description }),
+    ...(options.instructions !== undefined && { instructions: options.instructions }),
+    ...(options.model !== undefined && { model: options.model }),
+    tools: toolsOf(name, agent.tools),
+    async *run(_input, context) {
+      const result = await agent.stream({
+        // Agents with call options are not served yet (README, "Decisions"): none are passed.
+        options: undefined,
+        messages: toModelMessages(context.history, context.message),
+        abortSignal: context.signal,
+      });
+      for await (const part of result.fullStream) {
+        const event = toAgentEvent(name, part);
+        if (event !== undefined) yield event;
+      }
+    },
+  });
+}

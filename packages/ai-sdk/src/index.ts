@@ -1,0 +1,1 @@
+export { type AiSdkAgentLike, type FromAiSdkOptions, fromAiSdk } from './from-ai-sdk.ts';
