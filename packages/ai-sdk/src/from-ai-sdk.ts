@@ -6,6 +6,13 @@ import {
   InvalidInputError,
 } from '@agentport/core';
 import type { Agent as AiSdkAgent, OutputInterface, TextStreamPart, ToolSet } from 'ai';
+import {
+  type ApprovalState,
+  approvalAnswerOf,
+  approvalStateOf,
+  pauseForApproval,
+  resumedMessages,
+} from './approvals.ts';
 import { toModelMessages } from './model-messages.ts';
 import { toolsOf } from './tools.ts';
 
@@ -51,11 +58,6 @@ export function toAgentEvent(
         name: part.toolName,
         output: { error: `Tool '${part.toolName}' failed` },
       };
-    case 'tool-approval-request':
-      throw new AgentFailureError({
-        agentName,
-        message: `Agent '${agentName}' asked to approve tool '${part.toolCall.toolName}': approvals are not supported yet`,
-      });
     case 'error':
       // The provider's error (its request body, its headers) is kept as the cause, never sent.
       throw new AgentFailureError({ agentName, cause: part.error });
@@ -91,16 +93,33 @@ export function fromAiSdk<
     ...(options.model !== undefined && { model: options.model }),
     tools: toolsOf(name, agent.tools),
     async *run(_input, context) {
+      const paused = approvalStateOf(context.resumeState);
+      const approved = paused === undefined ? undefined : approvalAnswerOf(context.message);
+      // An answer that is neither yes nor no asks the same question again rather than guessing.
+      if (paused !== undefined && approved === undefined) return pauseForApproval(paused);
+      const messages =
+        paused !== undefined && approved !== undefined
+          ? resumedMessages(paused, approved)
+          : toModelMessages(context.history, context.message);
       const result = await agent.stream({
         // Agents with call options are not served yet (README, "Decisions"): none are passed.
         options: undefined,
-        messages: toModelMessages(context.history, context.message),
+        messages,
         abortSignal: context.signal,
       });
+      let approval: Omit<ApprovalState, 'messages'> | undefined;
       for await (const part of result.fullStream) {
+        if (part.type === 'tool-approval-request') {
+          const { toolName, input } = part.toolCall;
+          approval = { approvalId: part.approvalId, toolName, input };
+          continue;
+        }
         const event = toAgentEvent(name, part);
         if (event !== undefined) yield event;
       }
+      if (approval === undefined) return undefined;
+      const response = await result.response;
+      return pauseForApproval({ ...approval, messages: [...messages, ...response.messages] });
     },
   });
 }
