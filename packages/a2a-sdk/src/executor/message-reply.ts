@@ -11,9 +11,14 @@ import {
   TaskNotFoundError,
   TaskNotWaitingError,
   type TaskRunner,
-  textOf,
 } from '@agentport/core';
-import { checkedOutput, pacedEvents, randomUuid, readConversation } from '@agentport/core/internal';
+import {
+  checkedOutput,
+  pacedEvents,
+  pauseAsTask,
+  randomUuid,
+  readConversation,
+} from '@agentport/core/internal';
 import { a2aTaskOf, coreMessageOf } from '../store/task-view.ts';
 import { agentMessage, dataPart, failureParts, outputArtifact, textPart } from './parts.ts';
 import { now } from './timestamp.ts';
@@ -76,32 +81,13 @@ async function pausedTask(
   message: CoreMessage,
   end: InputRequiredEvent,
 ): Promise<Task> {
-  const { contextId } = request;
-  const agentName = runner.agent.name;
-  const question: CoreMessage = { messageId: randomUuid(), role: 'agent', parts: end.question };
-  const created = await runner.store.create({
-    id: randomUuid(),
-    contextId,
-    agentName,
-    input: textOf(message.parts),
+  const paused = await pauseAsTask(runner.store, runner.conversations, {
+    agentName: runner.agent.name,
+    contextId: request.contextId,
+    message,
+    end,
     metadata: {},
-    messages: [message],
-    status: 'working',
   });
-  await runner.conversations.append(contextId, {
-    agentName,
-    messages: [message, question],
-    waitingTaskId: created.id,
-  });
-  const inputRequest = {
-    ...(end.schema === undefined ? {} : { schema: end.schema }),
-    ...(end.state === undefined ? {} : { state: end.state }),
-  };
-  const paused = await runner.store.update(
-    created.id,
-    { status: 'input-required', statusMessage: question, messages: [question], inputRequest },
-    { expectedStatus: 'working' },
-  );
   return a2aTaskOf(paused);
 }
 

@@ -1,10 +1,12 @@
 import type { AgentInput, AgentRunOptions } from '../agent.ts';
+import type { InputRequiredEvent } from '../agent-event.ts';
 import {
   checkedOutput,
   endedWithoutResult,
   errorFromEvent,
   terminalEventOf,
 } from '../agent-output.ts';
+import type { ConversationStore } from '../conversations/conversation-store.ts';
 import { CancellationError } from '../errors/cancellation-error.ts';
 import { remoteTaskError } from '../errors/remote-task-error.ts';
 import { TaskNotFoundError } from '../errors/task-not-found-error.ts';
@@ -15,6 +17,8 @@ import type { RunShared } from './run-task.ts';
 import { waitingTaskOf } from './runner-steps.ts';
 import type { Task } from './task.ts';
 import type { TaskRunner } from './task-runner.ts';
+import type { TaskStore } from './task-store.ts';
+import { pausePatch } from './task-writes.ts';
 
 /** Options of `TaskRunner.converse`. */
 export interface ConverseOptions {
@@ -38,6 +42,45 @@ export interface TurnResult {
   readonly taskId?: string;
   /** The agent's question, when it asks one. */
   readonly question?: Message;
+}
+
+/** What a turn that paused without a task is made a task of. */
+export interface PausedTurn {
+  agentName: string;
+  contextId: string;
+  /** The caller's message the run answered. */
+  message: Message;
+  end: InputRequiredEvent;
+  metadata: Record<string, unknown>;
+}
+
+/**
+ * Makes a turn that ran without a task and paused a task in `input-required` (created
+ * `working`, with the caller's message), its conversation pointing at it, so the answer can
+ * come later, anywhere; resolves with the paused task.
+ */
+export async function pauseAsTask(
+  store: TaskStore,
+  conversations: ConversationStore,
+  turn: PausedTurn,
+): Promise<Task> {
+  const { agentName, contextId, message, end, metadata } = turn;
+  const patch = pausePatch(end);
+  const created = await store.create({
+    id: randomUuid(),
+    contextId,
+    agentName,
+    input: textOf(message.parts),
+    metadata,
+    messages: [message],
+    status: 'working',
+  });
+  await conversations.append(contextId, {
+    agentName,
+    messages: [message, patch.statusMessage],
+    waitingTaskId: created.id,
+  });
+  return store.update(created.id, patch, { expectedStatus: 'working' });
 }
 
 /** The turn a task's run came to, or the error it ended with. */
@@ -97,30 +140,13 @@ export async function directTurn(
     await conversations.append(contextId, { agentName: agent.name, messages });
     return { status: 'completed', output, contextId };
   }
-  const question: Message = { messageId: randomUuid(), role: 'agent', parts: end.question };
-  const created = await store.create({
-    id: randomUuid(),
+  const paused = await pauseAsTask(store, conversations, {
+    agentName: agent.name,
     contextId,
-    agentName: agent.name,
-    input: textOf(message.parts),
+    message,
+    end,
     metadata: options.metadata ?? {},
-    messages: [message],
-    status: 'working',
   });
-  const inputRequest = {
-    ...(end.schema === undefined ? {} : { schema: end.schema }),
-    ...(end.state === undefined ? {} : { state: end.state }),
-  };
-  await conversations.append(contextId, {
-    agentName: agent.name,
-    messages: [message, question],
-    waitingTaskId: created.id,
-  });
-  const paused = await store.update(
-    created.id,
-    { status: 'input-required', statusMessage: question, messages: [question], inputRequest },
-    { expectedStatus: 'working' },
-  );
   return turnOfTask(paused);
 }
 

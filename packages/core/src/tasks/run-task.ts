@@ -1,5 +1,5 @@
 import type { Agent, AgentInput, AgentRunOptions } from '../agent.ts';
-import type { AgentEvent, ArtifactUpdateEvent, InputRequiredEvent } from '../agent-event.ts';
+import type { AgentEvent, ArtifactUpdateEvent } from '../agent-event.ts';
 import {
   checkedOutput,
   endedWithoutResult,
@@ -10,7 +10,6 @@ import type { ConversationStore } from '../conversations/conversation-store.ts';
 import { AgentFailureError } from '../errors/agent-failure-error.ts';
 import { toAgentFailure } from '../errors/to-agent-failure.ts';
 import { toAgentPortError } from '../errors/to-agentport-error.ts';
-import { randomUuid } from '../internal/random-uuid.ts';
 import { agentMessage, type Message, userMessage } from '../message.ts';
 import { progressEventFault } from '../progress-event-fault.ts';
 import { ProgressLog } from './progress-log.ts';
@@ -25,6 +24,7 @@ import {
   FROM_UNFINISHED,
   FROM_WORKING,
   isConflict,
+  pausePatch,
   START,
 } from './task-writes.ts';
 
@@ -111,26 +111,6 @@ async function runOptionsOf(
   return options;
 }
 
-/** The change that pauses a run for its caller, and the question as the agent's message. */
-function pausePatch(
-  end: InputRequiredEvent,
-  progress: TaskProgressEvent[] | undefined,
-): { patch: TaskPatch; question: Message } {
-  const question: Message = { messageId: randomUuid(), role: 'agent', parts: end.question };
-  const inputRequest = {
-    ...(end.schema === undefined ? {} : { schema: end.schema }),
-    ...(end.state === undefined ? {} : { state: end.state }),
-  };
-  const patch: TaskPatch = {
-    status: 'input-required',
-    statusMessage: question,
-    messages: [question],
-    inputRequest,
-  };
-  if (progress !== undefined) patch.progress = progress;
-  return { patch, question };
-}
-
 /**
  * Records a run's turn in its conversation before the task says it ended (so a follow-up sent as
  * soon as the caller sees the end finds it): the message it answered and the agent's answer, or
@@ -182,8 +162,10 @@ async function endTask(
   const writing = progress.settle();
   if (writing !== undefined) await writing;
   if (end.type === 'input-required') {
-    const { patch, question } = pausePatch(end, progress.takePending());
-    await recordTurn(shared, task, input, question, true, resumed);
+    const patch: TaskPatch = pausePatch(end);
+    const pending = progress.takePending();
+    if (pending !== undefined) patch.progress = pending;
+    await recordTurn(shared, task, input, patch.statusMessage as Message, true, resumed);
     await store.update(task.id, patch, FROM_WORKING);
     return;
   }

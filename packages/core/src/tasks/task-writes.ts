@@ -1,6 +1,9 @@
+import type { InputRequiredEvent } from '../agent-event.ts';
 import type { TerminalEvent } from '../agent-output.ts';
 import { AgentPortError } from '../errors/agentport-error.ts';
 import { TaskNotCancelableError } from '../errors/task-not-cancelable-error.ts';
+import { randomUuid } from '../internal/random-uuid.ts';
+import type { Message } from '../message.ts';
 import type { Task } from './task.ts';
 import type { TaskProgressEvent } from './task-event.ts';
 import { isTerminalStatus, UNFINISHED_STATUSES } from './task-lifecycle.ts';
@@ -36,6 +39,18 @@ export function endPatch(
   return progress === undefined
     ? { status: 'failed', error }
     : { status: 'failed', error, progress };
+}
+
+/**
+ * The change that pauses a run for its caller: `input-required`, the question as the agent's
+ * message (the status message, and in the history), and what the pause asked for.
+ */
+export function pausePatch(end: InputRequiredEvent): TaskPatch & { statusMessage: Message } {
+  const question: Message = { messageId: randomUuid(), role: 'agent', parts: end.question };
+  const inputRequest: { schema?: typeof end.schema; state?: unknown } = {};
+  if (end.schema !== undefined) inputRequest.schema = end.schema;
+  if (end.state !== undefined) inputRequest.state = end.state;
+  return { status: 'input-required', statusMessage: question, messages: [question], inputRequest };
 }
 
 /** Whether an update lost a race: the task was no longer in the status it expected. */

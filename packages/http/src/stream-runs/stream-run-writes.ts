@@ -5,7 +5,6 @@ import {
   type ArtifactUpdateEvent,
   agentMessage,
   type ConversationStore,
-  type InputRequiredEvent,
   type Message,
   type TaskArtifactChunk,
   type TaskPatch,
@@ -18,8 +17,8 @@ import {
 import {
   errorFromEvent,
   partsFault,
+  pausePatch,
   progressEventFault,
-  randomUuid,
   taskProgressFault,
 } from '@agentport/core/internal';
 
@@ -111,15 +110,6 @@ export function endOf(
   }
   const patch = pausePatch(event);
   return { patch, json: pauseJson(patch.statusMessage, taskId, contextId) };
-}
-
-/** The change that pauses a stream run's task for its caller, the question as the agent's message. */
-export function pausePatch(end: InputRequiredEvent): TaskPatch {
-  const question: Message = { messageId: randomUuid(), role: 'agent', parts: end.question };
-  const inputRequest: { schema?: typeof end.schema; state?: unknown } = {};
-  if (end.schema !== undefined) inputRequest.schema = end.schema;
-  if (end.state !== undefined) inputRequest.state = end.state;
-  return { status: 'input-required', statusMessage: question, messages: [question], inputRequest };
 }
 
 /**
