@@ -36,14 +36,8 @@ export function createTask(
     const { messages } = options;
     return store.create({ id, agentName, input, metadata, contextId, messages });
   }
-  const fault = messageFault(input);
-  if (fault !== undefined || input.role !== 'user') {
-    return Promise.reject(
-      new InvalidInputError(`input must be a user message, not ${fault ?? 'an agent message'}`, {
-        field: 'input',
-      }),
-    );
-  }
+  const refusal = messageRefusal(input);
+  if (refusal !== undefined) return Promise.reject(refusal);
   const text = textOf(input.parts);
   const messages = [...(options.messages ?? []), input];
   return store.create({ id, agentName, input: text, metadata, contextId, messages });
@@ -55,22 +49,25 @@ function emptyInput(): Promise<never> {
   );
 }
 
+/** Why a message cannot be a caller's input (not a message, or not the user's), if it cannot. */
+function messageRefusal(input: Message): InvalidInputError | undefined {
+  const fault = messageFault(input);
+  if (fault === undefined && input.role === 'user') return undefined;
+  return new InvalidInputError(`input must be a user message, not ${fault ?? 'an agent message'}`, {
+    field: 'input',
+  });
+}
+
 /** The caller's message, from its text or as given. */
 function messageOf(input: AgentInput): Message {
   if (typeof input !== 'string') {
-    const fault = messageFault(input);
-    if (fault !== undefined || input.role !== 'user') {
-      throw new InvalidInputError(
-        `input must be a user message, not ${fault ?? 'an agent message'}`,
-        {
-          field: 'input',
-        },
-      );
-    }
+    const refusal = messageRefusal(input);
+    if (refusal !== undefined) throw refusal;
     return input;
   }
-  if (input.length === 0)
+  if (input.length === 0) {
     throw new InvalidInputError('input must be a non-empty string', { field: 'input' });
+  }
   return userMessage(input);
 }
 
