@@ -1,22 +1,11 @@
 import { createTaskRunner, type Message } from '@agentport/core';
 import { ToolLoopAgent, tool } from 'ai';
-import { MockLanguageModelV4, simulateReadableStream } from 'ai/test';
+import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { approvalAnswerOf } from './approvals.ts';
 import { fromAiSdk } from './index.ts';
-
-type StreamResult = Awaited<ReturnType<MockLanguageModelV4['doStream']>>;
-type StreamPart = StreamResult['stream'] extends ReadableStream<infer Part> ? Part : never;
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 1, text: 1, reasoning: undefined },
-};
-
-function answer(chunks: StreamPart[]) {
-  return { stream: simulateReadableStream({ chunks }) };
-}
+import { answer, usage } from './test-support/mock-answers.ts';
 
 const callDelete = () =>
   answer([

@@ -1,39 +1,10 @@
 import { AgentFailureError, createTaskRunner } from '@agentport/core';
 import { ToolLoopAgent, tool } from 'ai';
-import { MockLanguageModelV4, simulateReadableStream } from 'ai/test';
+import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { fromAiSdk } from './index.ts';
-
-type StreamResult = Awaited<ReturnType<MockLanguageModelV4['doStream']>>;
-type StreamPart = StreamResult['stream'] extends ReadableStream<infer Part> ? Part : never;
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 1, text: 1, reasoning: undefined },
-};
-
-/** One model answer streaming `words` as text deltas. */
-function textAnswer(...words: string[]) {
-  const chunks: StreamPart[] = [
-    { type: 'stream-start', warnings: [] },
-    { type: 'text-start', id: 't' },
-    ...words.map((delta): StreamPart => ({ type: 'text-delta', id: 't', delta })),
-    { type: 'text-end', id: 't' },
-    { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
-  ];
-  return { stream: simulateReadableStream({ chunks }) };
-}
-
-/** One model answer calling `toolName` with `input`. */
-function toolCallAnswer(toolName: string, input: unknown) {
-  const chunks: StreamPart[] = [
-    { type: 'stream-start', warnings: [] },
-    { type: 'tool-call', toolCallId: 'call-1', toolName, input: JSON.stringify(input) },
-    { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage },
-  ];
-  return { stream: simulateReadableStream({ chunks }) };
-}
+import { type StreamPart, textAnswer, toolCallAnswer } from './test-support/mock-answers.ts';
 
 const weather = tool({
   description: 'The weather in a city',

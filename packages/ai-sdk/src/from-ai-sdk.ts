@@ -5,7 +5,14 @@ import {
   defineAgent,
   InvalidInputError,
 } from '@agentport/core';
-import type { Agent as AiSdkAgent, OutputInterface, TextStreamPart, ToolSet } from 'ai';
+import {
+  type Agent as AiSdkAgent,
+  type ModelMessage,
+  type OutputInterface,
+  streamText,
+  type TextStreamPart,
+  type ToolSet,
+} from 'ai';
 import {
   type ApprovalState,
   approvalAnswerOf,
@@ -67,23 +74,81 @@ export function toAgentEvent(
 }
 
 /**
+ * What `streamText` takes, but the conversation (`prompt`, `messages`) and the abort signal, which
+ * each run brings.
+ */
+export type StreamTextSettings = Omit<
+  Parameters<typeof streamText>[0],
+  'prompt' | 'messages' | 'abortSignal'
+>;
+
+/** What a run reads of a model call's result: its parts, and the messages of its response. */
+interface CallResult {
+  readonly fullStream: AsyncIterable<TextStreamPart<ToolSet>>;
+  readonly response: PromiseLike<{ readonly messages: ModelMessage[] }>;
+}
+
+/** One model call of a run: the messages so far, streamed, stopping at the signal's abort. */
+type StreamCall = (
+  messages: ModelMessage[],
+  abortSignal: AbortSignal,
+) => PromiseLike<CallResult> | CallResult;
+
+/** Whether `value` is an AI SDK agent rather than the settings of a `streamText` call. */
+function isAiSdkAgent(value: object): value is AiSdkAgentLike {
+  return typeof (value as Partial<AiSdkAgentLike>).stream === 'function';
+}
+
+/**
  * Serves a Vercel AI SDK agent as an AgentPort agent: its tools listed, its stream as our events.
+ * The second form takes the settings of `streamText` (model, system, tools, stopWhen, ...) and
+ * a name.
  *
  * @example
  * const agent = fromAiSdk(new ToolLoopAgent({ id: 'weather', model, tools: { weather } }));
+ * const other = fromAiSdk({ model, system: 'Be brief', tools: { weather } }, { name: 'brief' });
  */
 export function fromAiSdk<
   TTools extends ToolSet,
   TContext extends Record<string, unknown>,
   TOutput extends OutputInterface,
->(agent: AiSdkAgentLike<TTools, TContext, TOutput>, options: FromAiSdkOptions = {}): Agent {
-  const name = options.name ?? agent.id;
+>(agent: AiSdkAgentLike<TTools, TContext, TOutput>, options?: FromAiSdkOptions): Agent;
+export function fromAiSdk(
+  settings: StreamTextSettings,
+  options: FromAiSdkOptions & { name: string },
+): Agent;
+export function fromAiSdk(
+  source: AiSdkAgentLike | StreamTextSettings,
+  options: FromAiSdkOptions = {},
+): Agent {
+  if (isAiSdkAgent(source)) {
+    return servedAgent(options.name ?? source.id, source.tools, options, (messages, abortSignal) =>
+      // Agents with call options are not served yet (README, "Decisions"): none are passed.
+      source.stream({ options: undefined, messages, abortSignal }),
+    );
+  }
+  if ('prompt' in source || 'messages' in source) {
+    throw new InvalidInputError(
+      'fromAiSdk takes streamText settings without prompt or messages: each run brings the conversation',
+      { field: 'prompt' in source ? 'prompt' : 'messages' },
+    );
+  }
+  return servedAgent(options.name, source.tools, options, (messages, abortSignal) =>
+    streamText({ ...source, messages, abortSignal } as Parameters<typeof streamText>[0]),
+  );
+}
+
+/** The AgentPort agent of one AI SDK model call per run, as `call` makes it. */
+function servedAgent(
+  name: string | undefined,
+  tools: ToolSet | undefined,
+  options: FromAiSdkOptions,
+  call: StreamCall,
+): Agent {
   if (name === undefined) {
     throw new InvalidInputError(
       'fromAiSdk needs a name: give the agent an id or pass options.name',
-      {
-        field: 'name',
-      },
+      { field: 'name' },
     );
   }
   return defineAgent({
@@ -91,7 +156,7 @@ export function fromAiSdk<
     ...(options.description !== undefined && { description: options.description }),
     ...(options.instructions !== undefined && { instructions: options.instructions }),
     ...(options.model !== undefined && { model: options.model }),
-    tools: toolsOf(name, agent.tools),
+    tools: toolsOf(name, tools),
     async *run(_input, context) {
       const paused = approvalStateOf(context.resumeState);
       const approved = paused === undefined ? undefined : approvalAnswerOf(context.message);
@@ -101,12 +166,7 @@ export function fromAiSdk<
         paused !== undefined && approved !== undefined
           ? resumedMessages(paused, approved)
           : toModelMessages(context.history, context.message);
-      const result = await agent.stream({
-        // Agents with call options are not served yet (README, "Decisions"): none are passed.
-        options: undefined,
-        messages,
-        abortSignal: context.signal,
-      });
+      const result = await call(messages, context.signal);
       let approval: Omit<ApprovalState, 'messages'> | undefined;
       for await (const part of result.fullStream) {
         if (part.type === 'tool-approval-request') {

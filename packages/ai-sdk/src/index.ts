@@ -1,1 +1,6 @@
-export { type AiSdkAgentLike, type FromAiSdkOptions, fromAiSdk } from './from-ai-sdk.ts';
+export {
+  type AiSdkAgentLike,
+  type FromAiSdkOptions,
+  fromAiSdk,
+  type StreamTextSettings,
+} from './from-ai-sdk.ts';
