@@ -1,1 +1,1 @@
-export {};
+export { type FromOpenAIAgentOptions, fromOpenAIAgent } from './from-openai-agent.ts';
