@@ -1,13 +1,14 @@
-import {
-  type Task as A2ATask,
-  ListTasksRequest,
-  type StreamResponse,
-  TaskState,
-} from '@a2a-js/sdk';
+import { type Task as A2ATask, ListTasksRequest, TaskState } from '@a2a-js/sdk';
 import type { Task } from '@agentport/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBuiltinGateway } from './testing/in-process-gateway.ts';
-import { FLAVOURS, officialClient, outputOf, textRequest } from './testing/sdk-client.ts';
+import {
+  collect,
+  FLAVOURS,
+  officialClient,
+  streamedOutput,
+  textRequest,
+} from './testing/sdk-client.ts';
 
 let url = '';
 let stop: () => Promise<void> = async () => undefined;
@@ -38,28 +39,6 @@ async function createTask(agent: string, input: string): Promise<Task> {
   });
   expect(status).toBe(201);
   return (body as { task: Task }).task;
-}
-
-async function collect(events: AsyncIterable<StreamResponse>): Promise<StreamResponse[]> {
-  const all: StreamResponse[] = [];
-  for await (const event of events) all.push(event);
-  return all;
-}
-
-/**
- * The text of the snapshot's `output` artifact and the chunks after it, end to end (the SDK's v0.3
- * HTTP+JSON client drops `append` as it decodes, so the chunks are not folded by it; no chunk of
- * these streams replaces the artifact).
- */
-function streamedOutput(events: readonly StreamResponse[]): string {
-  let text = '';
-  for (const { payload } of events) {
-    if (payload?.$case === 'task') text = outputOf(payload.value);
-    if (payload?.$case !== 'artifactUpdate') continue;
-    const chunk = outputOf({ artifacts: [payload.value.artifact] } as A2ATask);
-    text += chunk;
-  }
-  return text;
 }
 
 describe.each(FLAVOURS)('one task model, SDK over $binding $version', (flavour) => {

@@ -1,4 +1,4 @@
-import { SendMessageRequest, type Task } from '@a2a-js/sdk';
+import { SendMessageRequest, type StreamResponse, type Task } from '@a2a-js/sdk';
 import {
   type Client,
   ClientFactory,
@@ -52,4 +52,26 @@ export async function officialClient(
         entry.protocolBinding === flavour.binding && entry.protocolVersion === flavour.version,
     ),
   });
+}
+
+/** Every event of an official client's stream. */
+export async function collect(events: AsyncIterable<StreamResponse>): Promise<StreamResponse[]> {
+  const all: StreamResponse[] = [];
+  for await (const event of events) all.push(event);
+  return all;
+}
+
+/**
+ * The text of the snapshot's `output` artifact and the chunks after it, end to end (the SDK's v0.3
+ * HTTP+JSON client drops `append` as it decodes, so the chunks are not folded by it; no chunk of
+ * these streams replaces the artifact).
+ */
+export function streamedOutput(events: readonly StreamResponse[]): string {
+  let text = '';
+  for (const { payload } of events) {
+    if (payload?.$case === 'task') text = outputOf(payload.value);
+    if (payload?.$case !== 'artifactUpdate') continue;
+    text += outputOf({ artifacts: [payload.value.artifact] } as Task);
+  }
+  return text;
 }
