@@ -1,7 +1,7 @@
 import { type AgentEvent, AgentFailureError, createTaskRunner, textOf } from '@agentport/core';
-import { type BaseMessage, HumanMessage } from '@langchain/core/messages';
+import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
-import { interrupt, MemorySaver } from '@langchain/langgraph';
+import { interrupt, MemorySaver, MessagesAnnotation, StateGraph } from '@langchain/langgraph';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
@@ -252,5 +252,34 @@ describe('fromLangGraph', () => {
       },
     ]);
     expect(llm.calls).toHaveLength(0);
+  });
+
+  it("gives an interrupt's response schema, and asks again when a node's answer does not match it", async () => {
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode('ask', async () => {
+        const answer = interrupt('Which room?', { responseSchema: z.object({ room: z.string() }) });
+        return { messages: [new AIMessage(`Chose ${answer.room}`)] };
+      })
+      .addEdge('__start__', 'ask')
+      .compile({ checkpointer: new MemorySaver() });
+    const runner = createTaskRunner({ agent: fromLangGraph(graph, { name: 'schema' }) });
+    const paused = await runner.submitAndWait('Pick a room');
+    expect(paused.inputRequest?.schema).toEqual({
+      type: 'object',
+      properties: { room: { type: 'string' } },
+      required: ['room'],
+      additionalProperties: false,
+    });
+    const again = await runner.resumeAndWait(paused.id, 'the red one');
+    expect(again.status).toBe('input-required');
+    expect(textOf(again.statusMessage?.parts ?? [])).toBe('Which room?');
+    const answer = {
+      messageId: 'a',
+      role: 'user' as const,
+      parts: [{ kind: 'data' as const, data: { room: 'red' } }],
+    };
+    const done = await runner.resumeAndWait(paused.id, answer);
+    expect(done).toMatchObject({ status: 'completed', output: 'Chose red' });
+    await runner.close();
   });
 });

@@ -8,7 +8,12 @@ import {
 } from '@agentport/core';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { RunnableConfig } from '@langchain/core/runnables';
-import { type BaseCheckpointSaver, type Command, MemorySaver } from '@langchain/langgraph';
+import {
+  type BaseCheckpointSaver,
+  type Command,
+  isInvalidResume,
+  MemorySaver,
+} from '@langchain/langgraph';
 import {
   type InterruptState,
   interruptStateOf,
@@ -121,28 +126,44 @@ async function inputOf(
 }
 
 /**
- * The `Command` resuming the paused thread, once it is sure the thread still waits for that
- * interrupt: LangGraph would otherwise run the graph again from its start, without the input.
+ * The interrupt the paused thread still waits for, so that resuming is sure of it: LangGraph would
+ * otherwise run the graph again from its start, without any input.
  */
-async function resumeInputOf(
+async function waitingInterrupt(
   agentName: string,
   run: RunGraph,
   resume: InterruptState,
-  context: AgentRunContext,
-): Promise<Command> {
+): Promise<PendingInterrupt> {
   const snapshot = await run.graph.getState({ configurable: { thread_id: run.threadId } });
-  const waiting = snapshot.tasks.some((task) =>
-    task.interrupts.some(
-      (pending) => resume.interruptId === undefined || pending.id === resume.interruptId,
-    ),
-  );
-  if (!waiting) {
+  const pending = snapshot.tasks
+    .flatMap((task) => task.interrupts)
+    .find((candidate) => resume.interruptId === undefined || candidate.id === resume.interruptId);
+  if (pending === undefined) {
     throw new AgentFailureError({
       agentName,
       message: `Agent '${agentName}' cannot resume: its graph's thread no longer waits for this answer`,
     });
   }
-  return resumeCommand(resume, context.message);
+  return pending;
+}
+
+/**
+ * Resumes the paused thread with the caller's answer; an answer its `responseSchema` refuses (in
+ * a node: a tool's is a tool error of ToolNode) asks the same question again.
+ */
+async function* resumeRun(
+  agentName: string,
+  run: RunGraph,
+  resume: InterruptState,
+  context: AgentRunContext,
+): AsyncGenerator<AgentProgressEvent, InputRequiredEvent | undefined> {
+  const pending = await waitingInterrupt(agentName, run, resume);
+  try {
+    return yield* streamRun(agentName, run, resumeCommand(resume, context.message), context.signal);
+  } catch (error) {
+    if (isInvalidResume(error)) return pauseForInterrupt(pending, run.threadId);
+    throw error;
+  }
 }
 
 /** The message of the run that paused a graph compiled without a checkpointer. */
@@ -204,11 +225,8 @@ export function fromLangGraph(graph: LangGraphLike, options: FromLangGraphOption
       const resume = interruptStateOf(context.resumeState);
       const run = runGraph(context, resume);
       try {
-        const input =
-          resume === undefined
-            ? await inputOf(run, context)
-            : await resumeInputOf(name, run, resume, context);
-        return yield* streamRun(name, run, input, context.signal);
+        if (resume !== undefined) return yield* resumeRun(name, run, resume, context);
+        return yield* streamRun(name, run, await inputOf(run, context), context.signal);
       } finally {
         await run.release();
       }

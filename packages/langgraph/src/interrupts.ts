@@ -17,6 +17,8 @@ export interface InterruptState {
 export interface PendingInterrupt {
   readonly id?: string;
   readonly value?: unknown;
+  /** The JSON Schema of the answer, when `interrupt(value, { responseSchema })` gave one. */
+  readonly response_schema?: unknown;
 }
 
 /** The interrupt state a resumed run carries, if it is one of ours. */
@@ -43,13 +45,16 @@ export function interruptQuestion(value: unknown): string {
 
 /**
  * Pauses a run for an interrupt: its question as text (and an object value also as a data part,
- * for callers that read it), with what resuming needs as the state.
+ * for callers that read it), the JSON Schema of the answer when it has one, and what resuming
+ * needs as the state.
  */
 export function pauseForInterrupt(pending: PendingInterrupt, threadId: string): InputRequiredEvent {
   const question: Part[] = [{ kind: 'text', text: interruptQuestion(pending.value) }];
   if (isPlainObject(pending.value)) question.push({ kind: 'data', data: pending.value });
   const state: InterruptState = { threadId, interruptId: pending.id };
-  return inputRequired(question, { state });
+  if (!isPlainObject(pending.response_schema)) return inputRequired(question, { state });
+  const { $schema: _dialect, ...schema } = pending.response_schema;
+  return inputRequired(question, { state, schema });
 }
 
 /** The caller's answer: the data of its first data part, else its text. */
