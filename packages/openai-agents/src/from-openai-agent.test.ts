@@ -179,7 +179,8 @@ describe('fromOpenAIAgent', () => {
       { type: 'error', code: 'agent_failure', message: "Agent 'failing' failed" },
     ]);
     const failure = await agent.invoke('Go').catch((error: unknown) => error);
-    expect(AgentFailureError.isInstance(failure)).toBe(true);
+    expect(failure).toBeInstanceOf(AgentFailureError);
+    expect(failure).toMatchObject({ code: 'agent_failure' });
     expect((failure as AgentFailureError).message).not.toContain('sk-live');
     expect((failure as AgentFailureError).cause).toBe(secret);
   });

@@ -3,6 +3,7 @@ import {
   AgentPortError,
   type AgentRunContext,
   type AgentRunFunction,
+  CancellationError,
 } from '@agentport/core';
 import {
   type AgentInputItem,
@@ -106,6 +107,8 @@ async function* runStreamed(
     const mapped = toAgentEvent(event, settings.nameOf);
     if (mapped !== undefined) yield mapped;
   }
+  // A canceled SDK run just ends its stream; it has no final output to read (the SDK warns).
+  if (result.cancelled || context.signal.aborted) throw new CancellationError();
   // Of several calls waiting for approval, one is asked at a time: the run stops again for the next.
   const [interruption] = result.interruptions;
   if (interruption !== undefined) {
