@@ -101,6 +101,25 @@ describe('fromOpenAIAgent', () => {
     ]);
   });
 
+  it('runs a handed-to agent on its own, as the SDK agent it was made from', async () => {
+    const model = new ScriptedModel([[assistantMessage('Billing alone')]]);
+    const billing = new Agent({ name: 'billing', model });
+    const agent = fromOpenAIAgent(new Agent({ name: 'triage', handoffs: [billing] }), { runner });
+    await expect(agent.handoffs[0]?.invoke('Hi')).resolves.toBe('Billing alone');
+    expect(model.calls).toHaveLength(1);
+  });
+
+  it('answers a structured final output as its JSON', async () => {
+    const model = new ScriptedModel([[assistantMessage('{ "city": "Paris", "degrees": 21 }')]]);
+    const sdkAgent = new Agent({
+      name: 'structured',
+      model,
+      outputType: z.object({ city: z.string(), degrees: z.number() }),
+    });
+    const agent = fromOpenAIAgent(sdkAgent, { runner });
+    await expect(agent.invoke('Weather?')).resolves.toBe('{"city":"Paris","degrees":21}');
+  });
+
   it('refuses two SDK agents that would get one name', () => {
     const triage = new Agent({
       name: 'triage',
