@@ -1,13 +1,17 @@
 import { Agent, request } from 'node:http';
 import { median } from './table.ts';
 
-/** One POST over a keep-alive agent; resolves with the time to the first SSE frame and the body. */
+/**
+ * One POST over a keep-alive agent; resolves with the time to the first SSE frame, to the end of
+ * the first frame holding `marker` (when one is given; else -1) and the body.
+ */
 export function post(
   url: string,
   body: string,
   agent: Agent,
   headers: Record<string, string> = {},
-): Promise<{ firstMs: number; totalMs: number; status: number; text: string }> {
+  marker?: string,
+): Promise<{ firstMs: number; markerMs: number; totalMs: number; status: number; text: string }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const outgoing = request(
@@ -24,14 +28,20 @@ export function post(
       (response) => {
         let text = '';
         let firstMs = -1;
+        let markerMs = -1;
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => {
           text += chunk;
           if (firstMs < 0 && text.includes('\n\n')) firstMs = performance.now() - started;
+          if (markerMs < 0 && marker !== undefined) {
+            const at = text.indexOf(marker);
+            if (at >= 0 && text.includes('\n\n', at)) markerMs = performance.now() - started;
+          }
         });
         response.on('end', () =>
           resolve({
             firstMs,
+            markerMs,
             totalMs: performance.now() - started,
             status: response.statusCode ?? 0,
             text,
@@ -72,6 +82,57 @@ export async function firstEventMedians(
     for (const entry of entries) entry.agent.destroy();
   }
   return Object.fromEntries(entries.map((entry) => [entry.name, median(entry.samples)]));
+}
+
+/** A stream timed by {@link firstEventTimes}: its URL, body, and the text of the frame awaited. */
+export interface TimedStream {
+  url: string;
+  body: string;
+  marker: string;
+}
+
+/** Median times of one stream target: to its first SSE frame, and to its first `marker` frame. */
+export interface FirstEventTimes {
+  frameMs: number;
+  markerMs: number;
+}
+
+/**
+ * As {@link firstEventMedians}, each target with a body of its own, timing both its first SSE
+ * frame and the end of the first frame holding its marker.
+ */
+export async function firstEventTimes(
+  targets: Record<string, TimedStream>,
+  options: { samples: number; warmup: number },
+): Promise<Record<string, FirstEventTimes>> {
+  const entries = Object.entries(targets).map(([name, target]) => ({
+    name,
+    target,
+    agent: new Agent({ keepAlive: true, maxSockets: 1 }),
+    frames: [] as number[],
+    markers: [] as number[],
+  }));
+  try {
+    for (let index = 0; index < options.warmup + options.samples; index += 1) {
+      for (const { target, agent, frames, markers } of entries) {
+        const timed = await post(target.url, target.body, agent, {}, target.marker);
+        if (timed.firstMs < 0 || timed.markerMs < 0) {
+          throw new Error(`no '${target.marker}' SSE frame from ${target.url}`);
+        }
+        if (index < options.warmup) continue;
+        frames.push(timed.firstMs);
+        markers.push(timed.markerMs);
+      }
+    }
+  } finally {
+    for (const entry of entries) entry.agent.destroy();
+  }
+  return Object.fromEntries(
+    entries.map((entry) => [
+      entry.name,
+      { frameMs: median(entry.frames), markerMs: median(entry.markers) },
+    ]),
+  );
 }
 
 /** Opens `count` streams, each until its first event; resolves with a function closing them all. */

@@ -72,6 +72,49 @@ describe('renderReport', () => {
   });
 });
 
+describe('renderReport, framework adapters', () => {
+  const adapters: Results = {
+    load: {
+      'adapters/ai-sdk-hono': { ...figures(200), roundsPerSecond: [200, 100] },
+      'adapters/gateway': { ...figures(210), roundsPerSecond: [220, 100] },
+      'adapters/mastra-hono': { ...figures(100), roundsPerSecond: [100, 60] },
+    },
+    firstEventMs: {},
+    heapPerIdleStream: {},
+    remote: {},
+    adapterFirstEvent: {
+      gateway: { frameMs: 3.9, markerMs: 3.91 },
+      'ai-sdk-hono': { frameMs: 4.9, markerMs: 4.95 },
+      'mastra-hono': { frameMs: 5.1, markerMs: 5.12 },
+    },
+  };
+  const line = (text: string, start: string) =>
+    text.split('\n').find((each) => each.startsWith(start));
+
+  it('holds the gateway to the AI SDK route round by round and to twice Mastra', () => {
+    const { text } = renderReport(adapters, info);
+    // Rounds 1.10x and 1.00x; against Mastra 2.20x and 1.67x.
+    expect(line(text, 'AI SDK agent streams/s vs its own route')).toMatch(
+      /1\.050x\s+>= 1\.0x\s+yes/,
+    );
+    expect(line(text, 'AI SDK agent streams/s vs Mastra')).toMatch(/1\.933x\s+>= 2x\s+NO/);
+    expect(line(text, 'AI SDK agent time to the tool-call frame')).toMatch(
+      /3\.910 vs 4\.950 ms\s+no worse\s+yes/,
+    );
+    expect(line(text, 'gateway (fromAiSdk)')).toMatch(/3\.900\s+3\.910/);
+  });
+
+  it('shows only what a run of some groups measured', () => {
+    const { text, markdown } = renderReport(adapters, info);
+    expect(text).not.toContain('REST invoke');
+    expect(text).not.toContain('raw node:http');
+    expect(markdown).not.toContain('### Cold start');
+    expect(markdown).toContain('### Framework adapters: time to the first event');
+    expect(line(text, 'target')).toBeDefined();
+    expect(text.split('Targets')[1]?.match(/yes|NO/g)).toHaveLength(3);
+  });
+});
+
 describe('roundLines', () => {
   it('lists the requests per second of each subject in round order', () => {
     const load: Record<string, LoadFigures> = {

@@ -1,8 +1,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { FirstEventTimes } from './client.ts';
 import type { ColdStartFigures } from './cold-start.ts';
 import type { Machine } from './environment.ts';
 import type { LoadFigures, LoadSettings } from './measure.ts';
+import { adapterRows, adapterTargetRows, type TargetRow } from './report-adapters.ts';
 import { formatNumber, markdownTable, median, textTable } from './table.ts';
 
 /** Everything one run measured. */
@@ -15,6 +17,11 @@ export interface Results {
   remote: Record<string, number>;
   /** The gateway artifact's starts to the first `/healthz` 200, and its size. */
   coldStart?: ColdStartFigures;
+  /**
+   * The framework-adapter scenario's times to the first SSE frame and to the tool-call frame, by
+   * server (`gateway`, `ai-sdk-hono`, `mastra-hono`).
+   */
+  adapterFirstEvent?: Record<string, FirstEventTimes>;
 }
 
 /** How the run was made, for the report's header. */
@@ -68,23 +75,36 @@ const LOAD_ROWS: [scenario: string, key: string, label: string, anchor: string][
   ['', 'sse/gateway', 'gateway /agents/echo/stream', 'sse/raw'],
   ['5. SendStreamingMessage', 'stream/sdk-express', '@a2a-js/sdk on Express 5', ''],
   ['', 'stream/gateway', 'gateway /a2a/echo/jsonrpc', 'stream/sdk-express'],
+  [
+    '7. AI SDK agent: tool call + 50 deltas',
+    'adapters/ai-sdk-hono',
+    "AI SDK's own route on Hono (toUIMessageStreamResponse)",
+    '',
+  ],
+  ['', 'adapters/gateway', 'gateway /agents/weather/stream (fromAiSdk)', 'adapters/ai-sdk-hono'],
+  [
+    '',
+    'adapters/mastra-hono',
+    'Mastra Agent on @mastra/hono /api/agents/weather/stream',
+    'adapters/ai-sdk-hono',
+  ],
 ];
 
 function loadRows(results: Results): Rows {
   const rows: Rows = [['scenario', 'server', 'req/s', 'ratio', 'p50 ms', 'p99 ms', 'RSS MiB']];
   for (const [scenario, key, label, anchor] of LOAD_ROWS) {
     const figures = results.load[key];
+    // A run of some scenario groups only (`--only`) lists what it loaded.
+    if (figures === undefined) continue;
     const base = anchor === '' ? undefined : results.load[anchor];
     rows.push([
       scenario,
       label,
-      formatNumber(figures?.requestsPerSecond),
-      base === undefined || figures === undefined
-        ? ''
-        : `${formatNumber(pairedRatio(results, key, anchor), 2)}x`,
-      formatNumber(figures?.p50Ms, 2),
-      formatNumber(figures?.p99Ms, 2),
-      formatNumber(figures === undefined ? undefined : figures.rssBytes / 2 ** 20, 0),
+      formatNumber(figures.requestsPerSecond),
+      base === undefined ? '' : `${formatNumber(pairedRatio(results, key, anchor), 2)}x`,
+      formatNumber(figures.p50Ms, 2),
+      formatNumber(figures.p99Ms, 2),
+      formatNumber(figures.rssBytes / 2 ** 20, 0),
     ]);
   }
   return rows;
@@ -156,41 +176,77 @@ export function pairedRatio(results: Results, key: string, anchor: string): numb
 
 function targetRows(results: Results): Rows {
   const rows: Rows = [['target', 'measured', 'wanted', 'met']];
-  const add = (name: string, measured: string, wanted: string, met: boolean | undefined) =>
-    rows.push([name, measured, wanted, met === undefined ? 'n/a' : met ? 'yes' : 'NO']);
+  const push = (...[name, measured, wanted, met]: TargetRow) => {
+    if (met !== undefined) rows.push([name, measured, wanted, met ? 'yes' : 'NO']);
+  };
+  // A figure a run of some groups (`--only`) did not measure is NaN: its target is left out.
+  const add = (name: string, measured: string, wanted: string, value: number, met: boolean) =>
+    push(name, measured, wanted, Number.isNaN(value) ? undefined : met);
   // Three decimals: a ratio a hair under its target must not print as the target.
   const x = (value: number) => `${formatNumber(value, 3)}x`;
   const restRatio = pairedRatio(results, 'invoke/gateway', 'invoke/raw');
-  add('REST invoke vs raw node:http', x(restRatio), '>= 0.80x', restRatio >= 0.8);
+  add('REST invoke vs raw node:http', x(restRatio), '>= 0.80x', restRatio, restRatio >= 0.8);
   // Costs less than twice: a one-message invoke's rate under twice the long conversation's.
   const historyCost = 1 / pairedRatio(results, 'invoke-50/gateway', 'invoke/gateway');
-  add('50-message invoke cost vs 1-message', x(historyCost), '< 2x', historyCost < 2);
+  add('50-message invoke cost vs 1-message', x(historyCost), '< 2x', historyCost, historyCost < 2);
   const taskRatio = pairedRatio(results, 'send-task/gateway', 'send-task/sdk-express');
-  add('SendMessage (Task) vs SDK Express', x(taskRatio), '>= 3x', taskRatio >= 3);
+  add('SendMessage (Task) vs SDK Express', x(taskRatio), '>= 3x', taskRatio, taskRatio >= 3);
   const ourP99 = results.load['send-task/gateway']?.p99Ms ?? Number.NaN;
   const theirP99 = results.load['send-task/sdk-express']?.p99Ms ?? Number.NaN;
   add(
     'SendMessage (Task) p99 vs SDK Express',
     `${formatNumber(ourP99, 2)} vs ${formatNumber(theirP99, 2)} ms`,
     'lower',
+    ourP99 + theirP99,
     ourP99 < theirP99,
   );
   const messageRatio = pairedRatio(results, 'send-message/gateway', 'send-message/sdk-express');
-  add('SendMessage (Message) vs SDK Express', x(messageRatio), '>= 1.5x', messageRatio >= 1.5);
+  add(
+    'SendMessage (Message) vs SDK Express',
+    x(messageRatio),
+    '>= 1.5x',
+    messageRatio,
+    messageRatio >= 1.5,
+  );
   const streamRatio = pairedRatio(results, 'stream/gateway', 'stream/sdk-express');
-  add('SendStreamingMessage vs SDK Express', x(streamRatio), '>= 2x', streamRatio >= 2);
+  add(
+    'SendStreamingMessage vs SDK Express',
+    x(streamRatio),
+    '>= 2x',
+    streamRatio,
+    streamRatio >= 2,
+  );
   const sseRatio = pairedRatio(results, 'sse/gateway', 'sse/raw');
-  add('SSE streams/s vs raw node:http', x(sseRatio), '>= 0.60x', sseRatio >= 0.6);
+  add('SSE streams/s vs raw node:http', x(sseRatio), '>= 0.60x', sseRatio, sseRatio >= 0.6);
   const first = results.firstEventMs.gateway ?? Number.NaN;
-  add('SSE time to first event', `${formatNumber(first, 3)} ms`, '<= 0.5 ms', first <= 0.5);
+  add('SSE time to first event', `${formatNumber(first, 3)} ms`, '<= 0.5 ms', first, first <= 0.5);
   const heap = (results.heapPerIdleStream.gateway ?? Number.NaN) / 1024;
-  add('SSE heap per idle stream', `${formatNumber(heap, 1)} KiB`, '<= 8 KiB', heap <= 8);
+  add('SSE heap per idle stream', `${formatNumber(heap, 1)} KiB`, '<= 8 KiB', heap, heap <= 8);
   const tasksRatio = pairedRatio(results, 'tasks-wait/gateway', 'invoke/raw');
-  add('POST /tasks?wait vs raw node:http', x(tasksRatio), '>= 0.70x', tasksRatio >= 0.7);
+  add(
+    'POST /tasks?wait vs raw node:http',
+    x(tasksRatio),
+    '>= 0.70x',
+    tasksRatio,
+    tasksRatio >= 0.7,
+  );
   const overhead = (results.remote.a2aHttp ?? Number.NaN) - (results.remote.local ?? Number.NaN);
-  add('a2a-http remote invoke overhead', `${formatNumber(overhead, 3)} ms`, '< 1 ms', overhead < 1);
+  add(
+    'a2a-http remote invoke overhead',
+    `${formatNumber(overhead, 3)} ms`,
+    '< 1 ms',
+    overhead,
+    overhead < 1,
+  );
   const cold = results.coldStart?.coldMs ?? Number.NaN;
-  add('artifact cold start to /healthz 200', `${formatNumber(cold, 1)} ms`, '< 300 ms', cold < 300);
+  add(
+    'artifact cold start to /healthz 200',
+    `${formatNumber(cold, 1)} ms`,
+    '< 300 ms',
+    cold,
+    cold < 300,
+  );
+  for (const row of adapterTargetRows(results, pairedRatio)) push(...row);
   return rows;
 }
 
@@ -210,39 +266,40 @@ function header(info: RunInfo): string[] {
 
 /** The report as a plain-text table (for the terminal) and as Markdown (for BENCHMARKS.md). */
 export function renderReport(results: Results, info: RunInfo): { text: string; markdown: string } {
-  const tables = [
-    loadRows(results),
-    sseRows(results, info),
-    remoteRows(results),
-    coldStartRows(results),
-  ];
+  const has = (record: object | undefined) =>
+    record !== undefined && Object.keys(record).length > 0;
+  // A run of some scenario groups only (`--only`) shows the tables it filled.
+  const sections: [title: string, rows: Rows][] = (
+    [
+      ['Throughput and latency', loadRows(results), has(results.load)],
+      [
+        'SSE latency and memory',
+        sseRows(results, info),
+        has(results.firstEventMs) || has(results.heapPerIdleStream),
+      ],
+      ['Remote-agent overhead', remoteRows(results), has(results.remote)],
+      ['Cold start of the deployable artifact', coldStartRows(results), has(results.coldStart)],
+      [
+        'Framework adapters: time to the first event',
+        adapterRows(results),
+        has(results.adapterFirstEvent),
+      ],
+    ] as const
+  )
+    .filter(([, , shown]) => shown)
+    .map(([title, rows]) => [title, rows]);
   const targets = targetRows(results);
   const text = [
     ...header(info),
     '',
-    ...tables.flatMap((rows) => [textTable(rows), '']),
+    ...sections.flatMap(([, rows]) => [textTable(rows), '']),
     'Targets',
     textTable(targets),
   ].join('\n');
   const markdown = [
     ...header(info).map((line) => `${line}  `),
     '',
-    '### Throughput and latency',
-    '',
-    markdownTable(tables[0] as Rows),
-    '',
-    '### SSE latency and memory',
-    '',
-    markdownTable(tables[1] as Rows),
-    '',
-    '### Remote-agent overhead',
-    '',
-    markdownTable(tables[2] as Rows),
-    '',
-    '### Cold start of the deployable artifact',
-    '',
-    markdownTable(tables[3] as Rows),
-    '',
+    ...sections.flatMap(([title, rows]) => [`### ${title}`, '', markdownTable(rows), '']),
     '### Targets',
     '',
     markdownTable(targets),

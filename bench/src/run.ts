@@ -1,20 +1,27 @@
 // `pnpm bench`: the gateway side by side with a raw node:http server (the ceiling) and the
 // official @a2a-js/sdk on Express 5, loaded by wrk from another core; prints the table and writes
 // BENCHMARKS.md. Flags: --quick (short runs, for trying it out), --no-write (leave BENCHMARKS.md),
-// --profile (write `--cpu-prof` profiles of every server into bench/profiles).
+// --profile (write `--cpu-prof` profiles of every server into bench/profiles), --only <group,...>
+// (only those scenario groups, see selection.ts; nothing written).
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createRemoteAgent } from '@agentport/a2a-http';
 import { createRemoteSdkAgent } from '@agentport/a2a-sdk';
 import { createEchoAgent } from '@agentport/core/agents';
 import { pin, type ServerChild, startChild } from './child.ts';
-import { firstEventMedians, interleavedMedians, openIdleStreams } from './client.ts';
+import {
+  firstEventMedians,
+  firstEventTimes,
+  interleavedMedians,
+  openIdleStreams,
+} from './client.ts';
 import { measureColdStart } from './cold-start.ts';
 import { describeMachine, describeSteal, readCpuTicks, splitCpus } from './environment.ts';
 import { type LoadSettings, type LoadSubject, loadInterleaved, succeeded } from './measure.ts';
 import { type Results, renderReport, roundLines, writeReport } from './report.ts';
 import {
   A2A_HEADERS,
+  adapterTargets,
   CONVERSATION_ID,
   CONVERSATION_MESSAGES,
   countEvents,
@@ -23,12 +30,22 @@ import {
   jsonRpcBody,
   STREAM_INPUT,
 } from './scenarios.ts';
+import { parseSelection, type Selection } from './selection.ts';
 import type { ServerKind } from './serve.ts';
 import { hasWrk } from './wrk.ts';
 
+let selection: Selection;
+try {
+  selection = parseSelection(process.argv.slice(2));
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n`);
+  process.exit(2);
+}
+const runs = (group: Parameters<typeof selection.groups.has>[0]) => selection.groups.has(group);
 const quick = process.argv.includes('--quick');
 const profile = process.argv.includes('--profile');
-const write = !process.argv.includes('--no-write') && !quick;
+// A run of some groups only leaves BENCHMARKS.md as it is: its figures would stand for a whole run.
+const write = !process.argv.includes('--no-write') && !quick && selection.complete;
 const IDLE_STREAMS = quick ? 200 : 2000;
 
 if (!hasWrk()) {
@@ -55,7 +72,13 @@ const profileDirectory = profile
   : undefined;
 if (profileDirectory !== undefined) mkdirSync(profileDirectory, { recursive: true });
 
-const results: Results = { load: {}, firstEventMs: {}, heapPerIdleStream: {}, remote: {} };
+const results: Results = {
+  load: {},
+  firstEventMs: {},
+  heapPerIdleStream: {},
+  remote: {},
+  adapterFirstEvent: {},
+};
 const json = { 'content-type': 'application/json' };
 const echoed = (status: number, text: string) => succeeded(status) && text.includes(ECHO_INPUT);
 const tenEvents = (status: number, text: string) => succeeded(status) && countEvents(text) === 10;
@@ -131,98 +154,8 @@ const latencySamples = { samples: quick ? 100 : 1000, warmup: 100 };
 const sendBody = jsonRpcBody('SendMessage');
 const sendStreamingBody = jsonRpcBody('SendStreamingMessage');
 
-// Every server runs for the whole bench, each in its own process pinned to the server CPU; only
-// the one under load is busy, and the subjects of each comparison take turns (loadInterleaved).
-const kinds: ServerKind[] = ['raw', 'hono', 'sdk-express', 'gateway', 'gateway-message'];
-const servers = await Promise.all(
-  kinds.map((kind) => startChild(kind, { cpus: serverCpus, profileDirectory })),
-);
-const [raw, hono, express, gateway, gatewayMessage] = servers as [
-  ServerChild,
-  ServerChild,
-  ServerChild,
-  ServerChild,
-  ServerChild,
-];
-try {
-  await seedConversation(gateway.url);
-  const taskDone: Check = (status, text) => echoed(status, text) && text.includes('"completed"');
-  // The raw ceiling between the two gateway routes compared with it: each of their runs is next
-  // to one of its own in every round.
-  await measureTogether('1 and 3. REST invoke and POST /tasks?wait', [
-    subject('invoke/raw-together', raw, '/invoke-together', echoBody, echoed),
-    subject('invoke/hono', hono, '/invoke', echoBody, echoed),
-    subject('invoke/gateway', gateway, '/agents/echo/invoke', echoBody, echoed),
-    subject('invoke-50/gateway', gateway, '/agents/echo/invoke', conversationBody, echoed),
-    subject('invoke/raw', raw, '/invoke', echoBody, echoed),
-    subject('tasks-wait/gateway', gateway, '/agents/echo/tasks?wait=10', echoBody, taskDone),
-    subject('tasks/raw', raw, '/tasks', echoBody, taskDone),
-  ]);
-  await measureTogether('2. SendMessage, Task', [
-    subject(
-      'send-task/sdk-express',
-      express,
-      '/task/jsonrpc',
-      sendBody,
-      completedTask,
-      A2A_HEADERS,
-    ),
-    subject(
-      'send-task/gateway',
-      gateway,
-      '/a2a/echo/jsonrpc',
-      sendBody,
-      completedTask,
-      A2A_HEADERS,
-    ),
-  ]);
-  await measureTogether('2. SendMessage, Message', [
-    subject(
-      'send-message/sdk-express',
-      express,
-      '/message/jsonrpc',
-      sendBody,
-      agentMessage,
-      A2A_HEADERS,
-    ),
-    subject(
-      'send-message/gateway',
-      gatewayMessage,
-      '/a2a/echo/jsonrpc',
-      sendBody,
-      agentMessage,
-      A2A_HEADERS,
-    ),
-  ]);
-  await measureTogether('4. SSE streams', [
-    subject('sse/raw', raw, '/stream', streamBody, tenEvents),
-    subject('sse/gateway', gateway, '/agents/echo/stream', streamBody, tenEvents),
-  ]);
-  log('first event, raw and gateway taking turns');
-  results.firstEventMs = await firstEventMedians(
-    { raw: `${raw.url}/stream`, gateway: `${gateway.url}/agents/echo/stream` },
-    streamBody,
-    latencySamples,
-  );
-  await measureTogether('5. SendStreamingMessage', [
-    subject(
-      'stream/sdk-express',
-      express,
-      '/task/jsonrpc',
-      sendStreamingBody,
-      completedTask,
-      A2A_HEADERS,
-    ),
-    subject(
-      'stream/gateway',
-      gateway,
-      '/a2a/echo/jsonrpc',
-      sendStreamingBody,
-      completedTask,
-      A2A_HEADERS,
-    ),
-  ]);
-
+/** The remote agents' invokes of the gateway's echo agent, and local ones, timed. */
+async function measureRemote(gateway: ServerChild): Promise<void> {
   log('remote-agent overhead');
   const input = 'the quick brown fox jumps over the lazy dog';
   const local = createEchoAgent();
@@ -250,17 +183,179 @@ try {
     timing,
   );
   results.remote = { ...results.remote, ...sdk, ...rest };
-  results.heapPerIdleStream.raw = await idleHeap(raw, '/idle', echoBody);
-  results.heapPerIdleStream.gateway = await idleHeap(
-    gateway,
-    '/agents/ticker/stream',
-    JSON.stringify({ input: IDLE_INPUT }),
-  );
-} finally {
-  await Promise.all(servers.map((server) => server.stop()));
 }
-log('cold start of the gateway artifact, taking turns with a bare node:http server');
-results.coldStart = await measureColdStart({ runs: quick ? 3 : 15, cpus: serverCpus });
+
+/**
+ * The framework-adapter scenario (issue 34): one AI SDK agent (a tool call, then 50 text deltas,
+ * from a mock model without delays) streamed by the gateway (`fromAiSdk`), by the AI SDK's own
+ * route on Hono and by Mastra on its Hono server, taking turns; then each one's time to its first
+ * SSE frame and to its tool-call frame, stream by stream in turn.
+ */
+async function measureAdapters(server: (kind: ServerKind) => ServerChild): Promise<void> {
+  const targets = adapterTargets();
+  const kinds = {
+    gateway: 'gateway-ai-sdk',
+    'ai-sdk-hono': 'ai-sdk-hono',
+    'mastra-hono': 'mastra-hono',
+  } as const;
+  const entries = Object.entries(targets) as [keyof typeof targets, (typeof targets)['gateway']][];
+  await measureTogether(
+    '7. Framework adapters, one AI SDK agent',
+    entries.map(([name, target]) =>
+      subject(
+        `adapters/${name}`,
+        server(kinds[name]),
+        target.path,
+        target.body,
+        (status, text) => succeeded(status) && target.complete(text),
+      ),
+    ),
+  );
+  log('first event and first tool call of the AI SDK agent, the three servers taking turns');
+  results.adapterFirstEvent = await firstEventTimes(
+    Object.fromEntries(
+      entries.map(([name, target]) => [
+        name,
+        {
+          url: `${server(kinds[name]).url}${target.path}`,
+          body: target.body,
+          marker: target.toolCallMarker,
+        },
+      ]),
+    ),
+    latencySamples,
+  );
+}
+
+// Every server of the groups run is up for the whole bench, each in its own process pinned to the
+// server CPU; only the one under load is busy, and the subjects of each comparison take turns
+// (loadInterleaved).
+const children = new Map(
+  await Promise.all(
+    selection.servers.map(
+      async (kind) =>
+        [kind, await startChild(kind, { cpus: serverCpus, profileDirectory })] as const,
+    ),
+  ),
+);
+const server = (kind: ServerKind): ServerChild => {
+  const child = children.get(kind);
+  if (child === undefined) throw new Error(`the ${kind} server was not started`);
+  return child;
+};
+try {
+  if (runs('invoke')) {
+    const raw = server('raw');
+    const gateway = server('gateway');
+    const hono = server('hono');
+    await seedConversation(gateway.url);
+    const taskDone: Check = (status, text) => echoed(status, text) && text.includes('"completed"');
+    // The raw ceiling between the two gateway routes compared with it: each of their runs is next
+    // to one of its own in every round.
+    await measureTogether('1 and 3. REST invoke and POST /tasks?wait', [
+      subject('invoke/raw-together', raw, '/invoke-together', echoBody, echoed),
+      subject('invoke/hono', hono, '/invoke', echoBody, echoed),
+      subject('invoke/gateway', gateway, '/agents/echo/invoke', echoBody, echoed),
+      subject('invoke-50/gateway', gateway, '/agents/echo/invoke', conversationBody, echoed),
+      subject('invoke/raw', raw, '/invoke', echoBody, echoed),
+      subject('tasks-wait/gateway', gateway, '/agents/echo/tasks?wait=10', echoBody, taskDone),
+      subject('tasks/raw', raw, '/tasks', echoBody, taskDone),
+    ]);
+  }
+  if (runs('send')) {
+    const express = server('sdk-express');
+    const gateway = server('gateway');
+    const gatewayMessage = server('gateway-message');
+    await measureTogether('2. SendMessage, Task', [
+      subject(
+        'send-task/sdk-express',
+        express,
+        '/task/jsonrpc',
+        sendBody,
+        completedTask,
+        A2A_HEADERS,
+      ),
+      subject(
+        'send-task/gateway',
+        gateway,
+        '/a2a/echo/jsonrpc',
+        sendBody,
+        completedTask,
+        A2A_HEADERS,
+      ),
+    ]);
+    await measureTogether('2. SendMessage, Message', [
+      subject(
+        'send-message/sdk-express',
+        express,
+        '/message/jsonrpc',
+        sendBody,
+        agentMessage,
+        A2A_HEADERS,
+      ),
+      subject(
+        'send-message/gateway',
+        gatewayMessage,
+        '/a2a/echo/jsonrpc',
+        sendBody,
+        agentMessage,
+        A2A_HEADERS,
+      ),
+    ]);
+  }
+  if (runs('sse')) {
+    const raw = server('raw');
+    const gateway = server('gateway');
+    await measureTogether('4. SSE streams', [
+      subject('sse/raw', raw, '/stream', streamBody, tenEvents),
+      subject('sse/gateway', gateway, '/agents/echo/stream', streamBody, tenEvents),
+    ]);
+    log('first event, raw and gateway taking turns');
+    results.firstEventMs = await firstEventMedians(
+      { raw: `${raw.url}/stream`, gateway: `${gateway.url}/agents/echo/stream` },
+      streamBody,
+      latencySamples,
+    );
+  }
+  if (runs('stream')) {
+    const express = server('sdk-express');
+    const gateway = server('gateway');
+    await measureTogether('5. SendStreamingMessage', [
+      subject(
+        'stream/sdk-express',
+        express,
+        '/task/jsonrpc',
+        sendStreamingBody,
+        completedTask,
+        A2A_HEADERS,
+      ),
+      subject(
+        'stream/gateway',
+        gateway,
+        '/a2a/echo/jsonrpc',
+        sendStreamingBody,
+        completedTask,
+        A2A_HEADERS,
+      ),
+    ]);
+  }
+  if (runs('remote')) await measureRemote(server('gateway'));
+  if (runs('idle')) {
+    results.heapPerIdleStream.raw = await idleHeap(server('raw'), '/idle', echoBody);
+    results.heapPerIdleStream.gateway = await idleHeap(
+      server('gateway'),
+      '/agents/ticker/stream',
+      JSON.stringify({ input: IDLE_INPUT }),
+    );
+  }
+  if (runs('adapters')) await measureAdapters(server);
+} finally {
+  await Promise.all([...children.values()].map((child) => child.stop()));
+}
+if (runs('cold-start')) {
+  log('cold start of the gateway artifact, taking turns with a bare node:http server');
+  results.coldStart = await measureColdStart({ runs: quick ? 3 : 15, cpus: serverCpus });
+}
 
 const machine = describeMachine();
 const report = renderReport(results, {

@@ -2,22 +2,39 @@
 // It reports its port over IPC, answers `heap` (heap used after a full GC) and stops when the
 // parent disconnects.
 
-import { createMemoryConversationStore } from '@agentport/core';
+import { type Agent, createMemoryConversationStore } from '@agentport/core';
 import { createBuiltinAgents, createGateway, type Gateway } from '@agentport/gateway';
 import { listen } from '@agentport/http/node';
 import { startHono, startRaw, startSdkExpress } from './anchors.ts';
 import { CONVERSATION_MESSAGES } from './scenarios.ts';
 
 /** The servers the benchmark can start. */
-export const SERVER_KINDS = ['raw', 'hono', 'sdk-express', 'gateway', 'gateway-message'] as const;
+export const SERVER_KINDS = [
+  'raw',
+  'hono',
+  'sdk-express',
+  'gateway',
+  'gateway-message',
+  'gateway-ai-sdk',
+  'ai-sdk-hono',
+  'mastra-hono',
+] as const;
 /** One of {@link SERVER_KINDS}. */
 export type ServerKind = (typeof SERVER_KINDS)[number];
 
+/** The agents of a gateway, the one served at its root, and how its A2A surfaces answer. */
+interface GatewaySetup {
+  agents: Agent[];
+  defaultAgent: string;
+  a2aReplyWith: 'task' | 'message';
+}
+
 /**
- * Starts the AgentPort gateway (built-in agents, no access log) as `agentport serve` does; with
- * `a2aReplyWith: 'message'` for the Message-answer scenario.
+ * Starts the AgentPort gateway (no access log) as `agentport serve` does: the built-in agents,
+ * with `a2aReplyWith: 'message'` for the Message-answer scenario, or the mock AI SDK agent wrapped
+ * by `fromAiSdk` for the framework-adapter scenario.
  */
-function startGateway(signal: AbortSignal, a2aReplyWith: 'task' | 'message'): Promise<number> {
+function startGateway(signal: AbortSignal, setup: GatewaySetup): Promise<number> {
   let gateway: Gateway | undefined;
   return new Promise((resolve, reject) => {
     listen(
@@ -29,10 +46,8 @@ function startGateway(signal: AbortSignal, a2aReplyWith: 'task' | 'message'): Pr
         handleNode: (request, response) => gateway?.handleNode(request, response) ?? false,
         onListen: ({ url, port }) => {
           gateway = createGateway({
-            agents: createBuiltinAgents(),
-            defaultAgent: 'assistant',
+            ...setup,
             publicUrl: url,
-            a2aReplyWith,
             // The long conversation keeps its 50 messages however many turns the load adds.
             conversations: createMemoryConversationStore({
               maxMessagesPerConversation: CONVERSATION_MESSAGES,
@@ -45,6 +60,12 @@ function startGateway(signal: AbortSignal, a2aReplyWith: 'task' | 'message'): Pr
   });
 }
 
+const builtin = (a2aReplyWith: 'task' | 'message'): GatewaySetup => ({
+  agents: createBuiltinAgents(),
+  defaultAgent: 'assistant',
+  a2aReplyWith,
+});
+
 /** Starts one kind of server on 127.0.0.1 and resolves with its port. */
 export function startServer(kind: ServerKind, signal: AbortSignal): Promise<number> {
   switch (kind) {
@@ -55,9 +76,23 @@ export function startServer(kind: ServerKind, signal: AbortSignal): Promise<numb
     case 'sdk-express':
       return startSdkExpress();
     case 'gateway':
-      return startGateway(signal, 'task');
+      return startGateway(signal, builtin('task'));
     case 'gateway-message':
-      return startGateway(signal, 'message');
+      return startGateway(signal, builtin('message'));
+    // The frameworks load only in their own servers' processes, so the others' RSS is unchanged.
+    case 'gateway-ai-sdk':
+      return import('./frameworks.ts').then(async ({ createAdaptedAgent }) => {
+        const agent = await createAdaptedAgent();
+        return startGateway(signal, {
+          agents: [agent],
+          defaultAgent: agent.name,
+          a2aReplyWith: 'task',
+        });
+      });
+    case 'ai-sdk-hono':
+      return import('./frameworks.ts').then(({ startAiSdkHono }) => startAiSdkHono());
+    case 'mastra-hono':
+      return import('./frameworks.ts').then(({ startMastraHono }) => startMastraHono());
   }
 }
 
