@@ -1,0 +1,4 @@
+import { createLangGraphScripted } from './testing/adapters/langgraph-agent.ts';
+import { describeOnEverySurface } from './testing/adapters/surfaces.ts';
+
+describeOnEverySurface('A LangGraph', createLangGraphScripted);
