@@ -1,0 +1,4 @@
+import { createOpenAIAgentsScripted } from './testing/adapters/openai-agents-agent.ts';
+import { describeOnEverySurface } from './testing/adapters/surfaces.ts';
+
+describeOnEverySurface('An OpenAI Agents SDK', createOpenAIAgentsScripted);
