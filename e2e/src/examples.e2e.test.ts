@@ -15,6 +15,20 @@ const EXAMPLES = [
     answer: 'It is 21 degrees in Paris.',
     tool: 'weather',
   },
+  {
+    folder: 'openai-agents',
+    agent: 'weather',
+    input: 'Weather in Paris?',
+    answer: 'It is 21 degrees in Paris.',
+    tool: 'weather',
+  },
+  {
+    folder: 'langgraph',
+    agent: 'weather',
+    input: 'Weather in Paris?',
+    answer: 'It is 21 degrees in Paris.',
+    tool: 'weather',
+  },
 ] as const;
 
 interface Manifest {
@@ -66,8 +80,10 @@ async function installExample(folder: string): Promise<string> {
 }
 
 describe.each(EXAMPLES)('the $folder example, installed and started', (example) => {
-  it('serves its agent on REST/SSE, A2A and compat, the tool call in its stream', async () => {
+  it('type-checks and serves its agent on REST/SSE, A2A and compat, the tool call in its stream', async () => {
     const project = await installExample(example.folder);
+    // Its code type-checks against the published declarations, as a user's editor checks it.
+    await runIn(project, 'npm', ['run', 'typecheck']);
     const { url } = await startServer(project, 'npm', ['start', '--', '--port', '0']);
     const post = (path: string, body: unknown) =>
       fetch(`${url}${path}`, {

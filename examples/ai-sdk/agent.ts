@@ -12,26 +12,30 @@ const usage = {
 // provider's model here instead, e.g. `openai('gpt-5')` of `@ai-sdk/openai`.
 const model = new MockLanguageModelV4({
   doStream: async ({ prompt }) => {
-    const calledTool = prompt.at(-1)?.role === 'tool';
+    if (prompt.at(-1)?.role === 'tool') {
+      return {
+        stream: simulateReadableStream({
+          chunks: [
+            { type: 'text-start', id: 't' },
+            { type: 'text-delta', id: 't', delta: 'It is 21 degrees ' },
+            { type: 'text-delta', id: 't', delta: 'in Paris.' },
+            { type: 'text-end', id: 't' },
+            { type: 'finish', finishReason: { unified: 'stop', raw: undefined }, usage },
+          ],
+        }),
+      };
+    }
     return {
       stream: simulateReadableStream({
-        chunks: calledTool
-          ? [
-              { type: 'text-start', id: 't' },
-              { type: 'text-delta', id: 't', delta: 'It is 21 degrees ' },
-              { type: 'text-delta', id: 't', delta: 'in Paris.' },
-              { type: 'text-end', id: 't' },
-              { type: 'finish', finishReason: { unified: 'stop', raw: undefined }, usage },
-            ]
-          : [
-              {
-                type: 'tool-call',
-                toolCallId: crypto.randomUUID(),
-                toolName: 'weather',
-                input: '{"city":"Paris"}',
-              },
-              { type: 'finish', finishReason: { unified: 'tool-calls', raw: undefined }, usage },
-            ],
+        chunks: [
+          {
+            type: 'tool-call',
+            toolCallId: crypto.randomUUID(),
+            toolName: 'weather',
+            input: '{"city":"Paris"}',
+          },
+          { type: 'finish', finishReason: { unified: 'tool-calls', raw: undefined }, usage },
+        ],
       }),
     };
   },
