@@ -39,6 +39,26 @@ export interface AgentPortErrorOptions {
   cause?: unknown;
 }
 
+/** An AgentPort error class, the base or a subclass. */
+type ErrorClass = abstract new (...args: never[]) => AgentPortError;
+
+/** Whether `value` is an error of `errorClass`, made by this copy of the package or another. */
+function isErrorOf(errorClass: ErrorClass, value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || !(brand in value)) return false;
+  if ((errorClass as unknown) === AgentPortError || value instanceof errorClass) return true;
+  // Another copy's error: one of the classes it was made of has this class's name.
+  for (
+    let proto = Object.getPrototypeOf(value);
+    proto !== null;
+    proto = Object.getPrototypeOf(proto)
+  ) {
+    if ((proto as { constructor?: { name?: string } }).constructor?.name === errorClass.name) {
+      return true;
+    }
+  }
+  return false;
+}
+
 function isErrorStatus(status: unknown): status is number {
   return Number.isInteger(status) && (status as number) >= 400 && (status as number) <= 599;
 }
@@ -63,8 +83,12 @@ export class AgentPortError extends Error {
     this.status = isErrorStatus(options.status) ? options.status : 500;
   }
 
-  /** Whether a value is an AgentPort error, even one created by another copy of this package. */
-  static isInstance(value: unknown): value is AgentPortError {
-    return typeof value === 'object' && value !== null && brand in value;
+  /**
+   * Whether a value is an error of this class (any AgentPort error, called on the base class),
+   * even one created by another copy of this package.
+   */
+  static isInstance<T extends ErrorClass>(this: T, value: unknown): value is InstanceType<T> {
+    // biome-ignore lint/complexity/noThisInStatic: the class it is called on is the one checked
+    return isErrorOf(this, value);
   }
 }

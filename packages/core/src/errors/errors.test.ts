@@ -58,6 +58,24 @@ describe('AgentPortError', () => {
     expect(AgentPortError.isInstance(null)).toBe(false);
   });
 
+  it('tells the classes apart: a subclass recognises only its own errors', () => {
+    const failure = new AgentFailureError({ agentName: 'a' });
+    expect(AgentFailureError.isInstance(failure)).toBe(true);
+    expect(CancellationError.isInstance(failure)).toBe(false);
+    expect(AgentPortError.isInstance(new CancellationError())).toBe(true);
+    expect(CancellationError.isInstance(new CancellationError())).toBe(true);
+  });
+
+  it("recognises a subclass's errors made by another copy of the package by its name", () => {
+    const brandKey = Symbol.for('agentport.error');
+    // A stand-in for another copy's class of the same name.
+    const Foreign = class CancellationError extends Error {
+      readonly [brandKey] = true;
+    };
+    expect(CancellationError.isInstance(new Foreign('x'))).toBe(true);
+    expect(AgentFailureError.isInstance(new Foreign('x'))).toBe(false);
+  });
+
   it('carries typed context', () => {
     expect(new TaskNotFoundError('t9').taskId).toBe('t9');
     expect(new AgentNotFoundError('echo').agentName).toBe('echo');
