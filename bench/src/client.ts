@@ -91,15 +91,19 @@ export interface TimedStream {
   marker: string;
 }
 
-/** Median times of one stream target: to its first SSE frame, and to its first `marker` frame. */
+/**
+ * Median times of one stream target: to its first SSE frame, to its first `marker` frame, and to
+ * its end.
+ */
 export interface FirstEventTimes {
   frameMs: number;
   markerMs: number;
+  totalMs: number;
 }
 
 /**
- * As {@link firstEventMedians}, each target with a body of its own, timing both its first SSE
- * frame and the end of the first frame holding its marker.
+ * As {@link firstEventMedians}, each target with a body of its own, timing its first SSE frame,
+ * the end of the first frame holding its marker and the end of the stream.
  */
 export async function firstEventTimes(
   targets: Record<string, TimedStream>,
@@ -111,10 +115,11 @@ export async function firstEventTimes(
     agent: new Agent({ keepAlive: true, maxSockets: 1 }),
     frames: [] as number[],
     markers: [] as number[],
+    totals: [] as number[],
   }));
   try {
     for (let index = 0; index < options.warmup + options.samples; index += 1) {
-      for (const { target, agent, frames, markers } of entries) {
+      for (const { target, agent, frames, markers, totals } of entries) {
         const timed = await post(target.url, target.body, agent, {}, target.marker);
         if (timed.firstMs < 0 || timed.markerMs < 0) {
           throw new Error(`no '${target.marker}' SSE frame from ${target.url}`);
@@ -122,6 +127,7 @@ export async function firstEventTimes(
         if (index < options.warmup) continue;
         frames.push(timed.firstMs);
         markers.push(timed.markerMs);
+        totals.push(timed.totalMs);
       }
     }
   } finally {
@@ -130,7 +136,11 @@ export async function firstEventTimes(
   return Object.fromEntries(
     entries.map((entry) => [
       entry.name,
-      { frameMs: median(entry.frames), markerMs: median(entry.markers) },
+      {
+        frameMs: median(entry.frames),
+        markerMs: median(entry.markers),
+        totalMs: median(entry.totals),
+      },
     ]),
   );
 }

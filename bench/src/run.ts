@@ -1,6 +1,7 @@
 // `pnpm bench`: the gateway side by side with a raw node:http server (the ceiling) and the
-// official @a2a-js/sdk on Express 5, loaded by wrk from another core; prints the table and writes
-// BENCHMARKS.md. Flags: --quick (short runs, for trying it out), --no-write (leave BENCHMARKS.md),
+// official @a2a-js/sdk on Express 5, and an AI SDK agent served by the gateway side by side with
+// the AI SDK's own route and Mastra's server, loaded by wrk from another core; prints the table
+// and writes BENCHMARKS.md. Flags: --quick (short runs, for trying it out), --no-write (leave BENCHMARKS.md),
 // --profile (write `--cpu-prof` profiles of every server into bench/profiles), --only <group,...>
 // (only those scenario groups, see selection.ts; nothing written).
 import { mkdirSync } from 'node:fs';
@@ -30,7 +31,7 @@ import {
   jsonRpcBody,
   STREAM_INPUT,
 } from './scenarios.ts';
-import { parseSelection, type Selection } from './selection.ts';
+import { parseSelection, type ScenarioGroup, type Selection } from './selection.ts';
 import type { ServerKind } from './serve.ts';
 import { hasWrk } from './wrk.ts';
 
@@ -41,7 +42,7 @@ try {
   process.stderr.write(`${(error as Error).message}\n`);
   process.exit(2);
 }
-const runs = (group: Parameters<typeof selection.groups.has>[0]) => selection.groups.has(group);
+const runs = (group: ScenarioGroup) => selection.groups.has(group);
 const quick = process.argv.includes('--quick');
 const profile = process.argv.includes('--profile');
 // A run of some groups only leaves BENCHMARKS.md as it is: its figures would stand for a whole run.
