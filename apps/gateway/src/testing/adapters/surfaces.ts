@@ -115,6 +115,24 @@ export function describeOnEverySurface(
       await eventually(() => scripted.abortsSeen() > before, "the model's signal aborted");
     }
 
+    it("lists the framework's tools: skills on the card, tools in compat and REST", async () => {
+      const card = (await (
+        await request(`/a2a/${NAME}/.well-known/agent-card.json`)
+      ).json()) as Json;
+      expect(card.skills.map((skill: Json) => skill.name)).toEqual(
+        expect.arrayContaining([WEATHER.tool, BOOKING.tool]),
+      );
+      const definition = (await (await request(`/compat/agents/${NAME}`)).json()) as Json;
+      const weather = definition.tools.find((tool: Json) => tool.function.name === WEATHER.tool);
+      expect(weather.function.parameters).toMatchObject({
+        type: 'object',
+        properties: { city: { type: 'string' } },
+        required: ['city'],
+      });
+      const described = (await (await request(`/agents/${NAME}`)).json()) as Json;
+      expect(JSON.stringify(described)).toContain(BOOKING.tool);
+    });
+
     describe('REST/SSE', () => {
       it('streams the answer with its tool call and result', async () => {
         const response = await stream(`/agents/${NAME}/stream`, { input: WEATHER.prompt });
