@@ -47,6 +47,7 @@ export { InputRequiredError } from './errors/input-required-error.ts';
 export { InvalidInputError } from './errors/invalid-input-error.ts';
 export { InvalidTransitionError } from './errors/invalid-transition-error.ts';
 export { RemoteUnavailableError } from './errors/remote-unavailable-error.ts';
+export { StoreUnavailableError } from './errors/store-unavailable-error.ts';
 export { TaskConflictError } from './errors/task-conflict-error.ts';
 export { TaskNotCancelableError } from './errors/task-not-cancelable-error.ts';
 export { TaskNotFoundError } from './errors/task-not-found-error.ts';

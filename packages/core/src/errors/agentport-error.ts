@@ -22,6 +22,7 @@ export type AgentPortErrorCode =
   | 'agent_failure'
   | 'canceled'
   | 'remote_unavailable'
+  | 'store_unavailable'
   | 'internal_error';
 
 /** A code: one of core's, or any other snake_case code (`string & {}` keeps the completions). */

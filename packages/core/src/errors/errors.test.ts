@@ -9,6 +9,7 @@ import { EventsExpiredError } from './events-expired-error.ts';
 import { InvalidInputError } from './invalid-input-error.ts';
 import { InvalidTransitionError } from './invalid-transition-error.ts';
 import { RemoteUnavailableError } from './remote-unavailable-error.ts';
+import { StoreUnavailableError } from './store-unavailable-error.ts';
 import { TaskConflictError } from './task-conflict-error.ts';
 import { TaskNotCancelableError } from './task-not-cancelable-error.ts';
 import { TaskNotFoundError } from './task-not-found-error.ts';
@@ -28,6 +29,7 @@ describe('AgentPortError', () => {
     [new CancellationError(), 'canceled', 409],
     [new ToolArgumentsError('calc', 'missing x'), 'invalid_tool_arguments', 400],
     [new RemoteUnavailableError('far'), 'remote_unavailable', 503],
+    [new StoreUnavailableError(), 'store_unavailable', 503],
     [new EventsAheadError('t1', 9, 4), 'events_ahead', 400],
     [new EventsExpiredError('t1', 2, 30), 'events_expired', 410],
   ])('gives %o a stable code and status', (error, code, status) => {

@@ -1,4 +1,9 @@
 export {
+  type ConversationStoreContractOptions,
+  type ConversationStoreFactory,
+  describeConversationStoreContract,
+} from './conversation-store-contract.ts';
+export {
   assertExportsDocumented,
   findUndocumentedExports,
   type UndocumentedExport,
