@@ -7,6 +7,7 @@ import {
   type ConversationStore,
   createMemoryConversationStore,
   createMemoryTaskStore,
+  type TaskStore,
 } from '@agentport/core';
 import { DEFAULT_MAX_BODY_BYTES } from '@agentport/http';
 import { createRestServer, type RestServer } from '@agentport/rest-sse';
@@ -25,6 +26,8 @@ export interface AgentServersOptions {
   rejoinGraceMs?: number | undefined;
   /** Where every surface keeps conversations (default a new in-memory store). */
   conversations?: ConversationStore | undefined;
+  /** Where every surface keeps its tasks and their logs (default a new in-memory store). */
+  store?: TaskStore | undefined;
   version?: string | undefined;
   a2aReplyWith?: 'task' | 'message' | undefined;
   /** Aborted on shutdown: ends the compat surface's open run streams. */
@@ -81,7 +84,7 @@ export function createAgentServers(
   const { publicUrl, secured } = options;
   const version = options.version ?? '0.1.0';
   const { maxBodyBytes, heartbeat, grace, concurrency } = limitsOf(options);
-  const store = createMemoryTaskStore();
+  const store = options.store ?? createMemoryTaskStore();
   const conversations = options.conversations ?? createMemoryConversationStore();
   const card = { version, ...handRolledSecurity(secured) };
   const a2aHttp = new Map<string, A2AHttpServer>();

@@ -6,6 +6,7 @@ import {
   type ConversationStore,
   DuplicateAgentError,
   observeFailures,
+  type TaskStore,
 } from '@agentport/core';
 import { Hono } from 'hono';
 import type { Logger } from 'pino';
@@ -54,6 +55,12 @@ export interface GatewayOptions {
    * conversation owned by one): default a new in-memory store, bounded (see `@agentport/core`).
    */
   conversations?: ConversationStore;
+  /**
+   * Where every surface keeps its tasks and their event logs (default a new in-memory store,
+   * bounded; see `@agentport/core`): a shared durable store (`@agentport/postgres`) lets several
+   * gateways serve, stream and cancel each other's tasks.
+   */
+  store?: TaskStore;
   version?: string;
   /**
    * How the official SDK surface answers a blocking SendMessage that starts a new task: `'task'`
@@ -158,6 +165,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     heartbeatMs: options.heartbeatMs,
     rejoinGraceMs: options.rejoinGraceMs,
     conversations: options.conversations,
+    store: options.store,
     version: options.version,
     a2aReplyWith: options.a2aReplyWith,
     shutdownSignal: closing.signal,

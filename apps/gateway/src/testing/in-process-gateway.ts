@@ -22,7 +22,10 @@ export function startBuiltinGateway(): Promise<RunningGateway> {
  * serves it (the Node fast path beside the Hono app).
  */
 export async function startGateway(
-  options: Pick<GatewayOptions, 'agents' | 'defaultAgent' | 'rejoinGraceMs'>,
+  options: Pick<
+    GatewayOptions,
+    'agents' | 'defaultAgent' | 'rejoinGraceMs' | 'store' | 'conversations'
+  >,
 ): Promise<RunningGateway> {
   // The cards name the public URL, which official clients call: it has the port listened on.
   const port = await freePort();
