@@ -1,1 +1,22 @@
-export {};
+export {
+  MIGRATIONS,
+  type MigrateOptions,
+  type Migration,
+  type MigrationOptions,
+  migrate,
+  migrationSql,
+} from './migrations.ts';
+export {
+  createPostgresConversationStore,
+  type PostgresConversationStoreOptions,
+} from './postgres-conversation-store.ts';
+export {
+  createPostgresStores,
+  type PostgresStores,
+  type PostgresStoresOptions,
+} from './postgres-stores.ts';
+export {
+  createPostgresTaskStore,
+  type PostgresTaskStore,
+  type PostgresTaskStoreOptions,
+} from './postgres-task-store.ts';

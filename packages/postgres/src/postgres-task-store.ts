@@ -1,0 +1,418 @@
+import { randomUUID } from 'node:crypto';
+import {
+  assertTransition,
+  EventsAheadError,
+  EventsExpiredError,
+  InvalidInputError,
+  InvalidTransitionError,
+  isTerminalStatus,
+  type NewTask,
+  type Task,
+  TaskConflictError,
+  type TaskEvent,
+  type TaskEventsOptions,
+  type TaskListener,
+  type TaskListOptions,
+  TaskNotFoundError,
+  type TaskPage,
+  type TaskPatch,
+  type TaskProgressEvent,
+  type TaskStore,
+  type TaskUpdateOptions,
+} from '@agentport/core';
+import type { Pool } from 'pg';
+import { checkedSchema, taskChannel } from './schema-name.ts';
+import { applyPatch, copy, growOutput, type StepChanges, type TaskDraft } from './task-changes.ts';
+import {
+  assertNewTask,
+  assertPatch,
+  assertProgress,
+  changesAnything,
+  contextIdOf,
+  retentionOf,
+  startsWorking,
+} from './task-checks.ts';
+import { decodeCursor, encodeCursor, pageLimit } from './task-cursor.ts';
+import { createTaskFeed, type TaskFeed } from './task-feed.ts';
+import { draftOf, frozenTask, type TaskRow, taskOf } from './task-rows.ts';
+import { type TaskSql, taskSql } from './task-sql.ts';
+import { unavailableOr } from './unavailable.ts';
+
+/** Where the PostgreSQL task store keeps its tasks, and for how long. */
+export interface PostgresTaskStoreOptions {
+  /** The pool it runs on (the caller's: `close` leaves it open). */
+  pool: Pool;
+  /** The schema of its tables (default `agentport`), made by `migrate`. */
+  schema?: string;
+  /** How long a finished task is kept, in milliseconds (default one hour). */
+  ttlMs?: number;
+  /** How many events of one task's log it keeps; past it that task's oldest go (default 10,000). */
+  maxEventsPerTask?: number;
+  /** The clock, for tests (default `Date.now`). */
+  now?: () => number;
+}
+
+/** Core's `TaskStore` on PostgreSQL, with what it holds open. */
+export interface PostgresTaskStore extends TaskStore {
+  /**
+   * Whether its feed of other processes' changes works: its LISTEN connection (made at the first
+   * `subscribe`) is up, waiting for one being made; false while it is down, true while nobody
+   * subscribed (no feed is needed).
+   */
+  feedReady(): Promise<boolean>;
+  /** Stops listening for other processes' changes (the pool stays open). */
+  close(): Promise<void>;
+}
+
+/** What the store's steps share. */
+interface StoreState {
+  readonly pool: Pool;
+  readonly sql: TaskSql;
+  readonly channel: string;
+  /** This store's name in its notifications, so that it skips its own. */
+  readonly instance: string;
+  readonly now: () => number;
+  readonly ttlMs: number;
+  readonly maxEvents: number;
+  readonly listeners: Set<TaskListener>;
+}
+
+const DEFAULT_TTL_MS = 3_600_000;
+const DEFAULT_MAX_EVENTS = 10_000;
+const NO_EVENTS: readonly TaskEvent[] = Object.freeze([]);
+
+function positiveInteger(value: number | undefined, fallback: number, field: string): number {
+  if (value === undefined) return fallback;
+  if (!(Number.isSafeInteger(value) && value > 0)) {
+    throw new InvalidInputError(`${field} must be a positive integer`, { field });
+  }
+  return value;
+}
+
+function countOption(value: number | undefined, field: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new InvalidInputError(`${field} must be an integer of 0 or more`, { field });
+  }
+  return value;
+}
+
+/** Calls every listener; one that throws breaks neither the write nor the others. */
+function notify(state: StoreState, task: Task, events: readonly TaskEvent[]): void {
+  for (const listener of state.listeners) {
+    try {
+      listener(task, events);
+    } catch {
+      // A failing listener must not break the write or the other listeners.
+    }
+  }
+}
+
+/** The notification of a step: the store's name, the task's new seq and its id (ids only). */
+function payloadOf(state: StoreState, id: string, seq: number): string {
+  return `${state.instance} ${seq} ${id}`;
+}
+
+/** Which of a step's events the log keeps (the cap), and where the log starts after it. */
+function keptEvents(state: StoreState, seq: number, earliestAfter: number, events: TaskEvent[]) {
+  const start = Math.max(earliestAfter, seq - state.maxEvents);
+  const first = seq - events.length;
+  const kept = start > first ? events.slice(start - first) : events;
+  return { start, base: Math.max(first, start), kept };
+}
+
+async function createTask(state: StoreState, input: NewTask): Promise<Task> {
+  assertNewTask(input);
+  const contextId = contextIdOf(input);
+  const retainMs = retentionOf(input, state.ttlMs);
+  const working = startsWorking(input);
+  const at = new Date(state.now());
+  const timestamp = at.toISOString();
+  const messages = copy(input.messages ?? []);
+  const events: TaskEvent[] = [{ type: 'status-update', status: 'submitted', timestamp }];
+  for (const message of messages) events.push({ type: 'message', message });
+  if (working) events.push({ type: 'status-update', status: 'working', timestamp });
+  const seq = events.length;
+  const { start, kept } = keptEvents(state, seq, 0, events);
+  const task: Task = {
+    id: input.id,
+    contextId,
+    agentName: input.agentName,
+    status: working ? 'working' : 'submitted',
+    input: input.input,
+    messages,
+    artifacts: [],
+    metadata: copy(input.metadata),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    seq,
+  };
+  const result = await unavailableOr(() =>
+    state.pool.query({
+      ...state.sql.create,
+      values: [
+        task.id,
+        contextId,
+        task.agentName,
+        task.status,
+        task.input,
+        JSON.stringify(messages),
+        JSON.stringify(task.metadata),
+        at,
+        seq,
+        start,
+        retainMs,
+        JSON.stringify(kept),
+        state.channel,
+        payloadOf(state, task.id, seq),
+      ],
+    }),
+  );
+  if (result.rowCount === 0) {
+    throw new InvalidInputError(`Task '${input.id}' already exists`, { field: 'id' });
+  }
+  frozenTask(task);
+  notify(state, task, events);
+  return task;
+}
+
+/** Refuses an update of a task in `current` that expected another status. */
+function assertExpected(id: string, current: Task['status'], options: TaskUpdateOptions): void {
+  const expected = options.expectedStatus;
+  if (typeof expected === 'string' ? current !== expected : !expected.includes(current)) {
+    throw new TaskConflictError(id, current);
+  }
+}
+
+/** The change a step makes to a task it read: its events, or undefined when it changes nothing. */
+type StepChange = (
+  draft: TaskDraft,
+  timestamp: string,
+) => { events: TaskEvent[]; changes: StepChanges } | undefined;
+
+/**
+ * One step of a task: reads it, lets `change` check and apply itself, and writes it with its
+ * events in one statement that applies only if no other step wrote the task since the read (its
+ * seq); a step that lost that race reads the task again and is checked anew.
+ */
+async function stepTask(state: StoreState, id: string, change: StepChange): Promise<Task> {
+  for (;;) {
+    const { rows } = await unavailableOr(() =>
+      state.pool.query<TaskRow>({ ...state.sql.read, values: [id] }),
+    );
+    const row = rows[0];
+    if (row === undefined) throw new TaskNotFoundError(id);
+    const draft = draftOf(row) as TaskDraft;
+    const at = state.now();
+    const applied = change(draft, new Date(at).toISOString());
+    if (applied === undefined) return frozenTask(draft);
+    const { events, changes } = applied;
+    const seq = row.seq + events.length;
+    draft.seq = seq;
+    const { start, base, kept } = keptEvents(state, seq, row.earliest_after, events);
+    const finished = isTerminalStatus(draft.status) && !isTerminalStatus(row.status);
+    const result = await unavailableOr(() =>
+      state.pool.query({
+        ...state.sql.step,
+        values: [
+          id,
+          row.seq,
+          draft.status,
+          draft.statusMessage === undefined ? null : JSON.stringify(draft.statusMessage),
+          draft.error === undefined ? null : JSON.stringify(draft.error),
+          draft.inputRequest === undefined ? null : JSON.stringify(draft.inputRequest),
+          changes.outputSet,
+          changes.outputSet ? (draft.output ?? null) : null,
+          changes.delta ?? null,
+          changes.messages ? JSON.stringify(draft.messages) : null,
+          changes.artifacts ? JSON.stringify(draft.artifacts) : null,
+          new Date(at),
+          seq,
+          start,
+          finished ? new Date(at + Number(row.retain_ms)) : null,
+          base,
+          JSON.stringify(kept),
+          start > row.earliest_after,
+          state.channel,
+          payloadOf(state, id, seq),
+        ],
+      }),
+    );
+    if (result.rowCount === 1) {
+      const task = frozenTask(draft);
+      notify(state, task, events);
+      return task;
+    }
+  }
+}
+
+function updateTask(
+  state: StoreState,
+  id: string,
+  patch: TaskPatch,
+  options: TaskUpdateOptions,
+): Promise<Task> {
+  return stepTask(state, id, (draft, timestamp) => {
+    const current = draft.status;
+    assertExpected(id, current, options);
+    assertPatch(patch);
+    if (!changesAnything(patch)) return undefined;
+    // A terminal task never changes again, in its status or otherwise.
+    if (isTerminalStatus(current))
+      throw new InvalidTransitionError(current, patch.status ?? current);
+    if (patch.status !== undefined && patch.status !== current) {
+      assertTransition(current, patch.status);
+    }
+    return applyPatch(draft, patch, timestamp);
+  });
+}
+
+function appendToTask(
+  state: StoreState,
+  id: string,
+  progress: readonly TaskProgressEvent[],
+): Promise<Task> {
+  return stepTask(state, id, (draft, timestamp) => {
+    if (isTerminalStatus(draft.status)) throw new TaskConflictError(id, draft.status);
+    assertProgress(progress);
+    if (progress.length === 0) return undefined;
+    const delta = growOutput(draft, progress);
+    draft.updatedAt = timestamp;
+    return {
+      events: copy(progress) as TaskEvent[],
+      changes: { messages: false, artifacts: false, outputSet: false, delta },
+    };
+  });
+}
+
+async function readEvents(state: StoreState, id: string, options: TaskEventsOptions) {
+  const after = countOption(options.after, 'after', 0);
+  const limit = countOption(options.limit, 'limit', Number.MAX_SAFE_INTEGER);
+  const { rows } = await unavailableOr(() =>
+    state.pool.query<{
+      last_seq: number;
+      earliest_after: number;
+      seq: number | null;
+      event: TaskEvent;
+    }>({
+      ...state.sql.events,
+      values: [
+        id,
+        new Date(state.now()),
+        Math.min(after, 2 ** 31 - 1),
+        Math.min(after + limit, 2 ** 62),
+      ],
+    }),
+  );
+  const first = rows[0];
+  if (first === undefined) throw new TaskNotFoundError(id);
+  if (after > first.last_seq) throw new EventsAheadError(id, after, first.last_seq);
+  if (after < first.earliest_after) throw new EventsExpiredError(id, after, first.earliest_after);
+  return rows.flatMap((row) => (row.seq === null ? [] : [{ seq: row.seq, event: row.event }]));
+}
+
+async function listTasks(state: StoreState, options: TaskListOptions): Promise<TaskPage> {
+  const limit = pageLimit(options.limit);
+  const before =
+    options.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(options.cursor);
+  const { rows } = await unavailableOr(() =>
+    state.pool.query<TaskRow>(state.sql.list, [
+      before,
+      options.status ?? null,
+      options.agentName ?? null,
+      options.contextId ?? null,
+      new Date(state.now()),
+      limit + 1,
+    ]),
+  );
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const tasks = page.map(taskOf);
+  return rows.length > limit && last !== undefined
+    ? { tasks, nextCursor: encodeCursor(Number(last.sequence)) }
+    : { tasks };
+}
+
+/** Hands a change another process made to the listeners: the task as it is now, no events. */
+function relay(state: StoreState, fetch: (id: string) => Promise<Task | undefined>) {
+  const delivered = new Map<string, number>();
+  let queue: Promise<void> = Promise.resolve();
+  return (payload: string) => {
+    const [instance, seqText] = payload.split(' ', 2);
+    if (instance === state.instance || seqText === undefined || state.listeners.size === 0) return;
+    const id = payload.slice((instance?.length ?? 0) + seqText.length + 2);
+    const seq = Number(seqText);
+    // One at a time, so the listeners hear of a task's steps in their order.
+    queue = queue.then(async () => {
+      if ((delivered.get(id) ?? 0) >= seq) return;
+      const task = await fetch(id).catch(() => undefined);
+      if (task === undefined) return;
+      if (delivered.size >= 10_000) delivered.clear();
+      delivered.set(id, task.seq);
+      notify(state, task, NO_EVENTS);
+    });
+  };
+}
+
+/**
+ * Creates core's `TaskStore` on PostgreSQL (tables made by `migrate`): each step one statement
+ * (the task's row, its events, the notification), listings newest first, finished tasks kept
+ * `ttlMs`, and `subscribe` hearing this store's own steps with their events and other processes'
+ * (LISTEN/NOTIFY, ids only) as the task fetched then.
+ *
+ * @example
+ * const tasks = createPostgresTaskStore({ pool, schema: 'agentport' });
+ */
+export function createPostgresTaskStore(options: PostgresTaskStoreOptions): PostgresTaskStore {
+  const schema = checkedSchema(options.schema);
+  const state: StoreState = {
+    pool: options.pool,
+    sql: taskSql(schema),
+    channel: taskChannel(schema),
+    instance: randomUUID(),
+    now: options.now ?? Date.now,
+    ttlMs: countOption(options.ttlMs, 'ttlMs', DEFAULT_TTL_MS),
+    maxEvents: positiveInteger(options.maxEventsPerTask, DEFAULT_MAX_EVENTS, 'maxEventsPerTask'),
+    listeners: new Set(),
+  };
+  const get = async (id: string): Promise<Task | undefined> => {
+    const { rows } = await unavailableOr(() =>
+      state.pool.query<TaskRow>({ ...state.sql.get, values: [id, new Date(state.now())] }),
+    );
+    const row = rows[0];
+    return row === undefined ? undefined : taskOf(row);
+  };
+  let feed: TaskFeed | undefined;
+  const onPayload = relay(state, get);
+  return {
+    create: (input) => createTask(state, input),
+    get,
+    update: (id, patch, updateOptions) => updateTask(state, id, patch, updateOptions),
+    append: (id, events) => appendToTask(state, id, events),
+    events: (id, eventsOptions = {}) => readEvents(state, id, eventsOptions),
+    list: (listOptions = {}) => listTasks(state, listOptions),
+    deleteExpired: async (at = new Date(state.now())) => {
+      const result = await unavailableOr(() =>
+        state.pool.query({ ...state.sql.deleteExpired, values: [at] }),
+      );
+      return result.rowCount ?? 0;
+    },
+    subscribe(listener) {
+      state.listeners.add(listener);
+      feed ??= createTaskFeed({
+        pool: state.pool,
+        channel: state.channel,
+        applicationName: `agentport listen ${schema}`,
+        onPayload,
+      });
+      feed.start();
+      return () => {
+        state.listeners.delete(listener);
+      };
+    },
+    feedReady: () => feed?.listening() ?? Promise.resolve(true),
+    close: async () => {
+      await feed?.close();
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import { TASK_COLUMNS } from './task-rows.ts';
+
+/** The statements of the task store for a schema (`s`, quoted), each named once per pool. */
+export interface TaskSql {
+  readonly get: { name: string; text: string };
+  readonly read: { name: string; text: string };
+  readonly create: { name: string; text: string };
+  readonly step: { name: string; text: string };
+  readonly events: { name: string; text: string };
+  readonly list: string;
+  readonly deleteExpired: { name: string; text: string };
+}
+
+/** The task store's SQL for a schema. */
+export function taskSql(schema: string): TaskSql {
+  const s = `"${schema}"`;
+  const named = (name: string, text: string) => ({ name: `agentport.${schema}.${name}`, text });
+  const live = '(expires_at IS NULL OR expires_at > $2)';
+  return {
+    get: named('get', `SELECT ${TASK_COLUMNS} FROM ${s}.tasks WHERE id = $1 AND ${live}`),
+    // A write reads the task whatever its age: an expired one is finished, and refused as such.
+    read: named('read', `SELECT ${TASK_COLUMNS} FROM ${s}.tasks WHERE id = $1`),
+    create: named(
+      'create',
+      `WITH created AS (
+  INSERT INTO ${s}.tasks (id, context_id, agent_name, status, input, messages, artifacts, metadata,
+    created_at, updated_at, seq, earliest_after, retain_ms)
+  VALUES ($1, $2, $3, $4, $5, $6::json, '[]', $7::json, $8, $8, $9::integer, $10::integer, $11)
+  ON CONFLICT (id) DO NOTHING
+  RETURNING id
+), logged AS (
+  INSERT INTO ${s}.task_events (task_id, seq, event)
+  SELECT created.id, $10::integer + e.ordinality, e.value
+  FROM created, json_array_elements($12::json) WITH ORDINALITY AS e(value, ordinality)
+)
+SELECT pg_notify($13, $14) FROM created`,
+    ),
+    // One step, one statement: applied only if no other step came first (its seq), with its
+    // events, the log's oldest past the cap dropped, and the notification, or nothing at all.
+    step: named(
+      'step',
+      `WITH updated AS (
+  UPDATE ${s}.tasks SET
+    status = $3, status_message = $4::json, error = $5::json, input_request = $6::json,
+    output = CASE WHEN $7::boolean THEN $8::text
+      WHEN $9::text IS NOT NULL THEN coalesce(output, '') || $9::text ELSE output END,
+    messages = coalesce($10::json, messages),
+    artifacts = coalesce($11::json, artifacts),
+    updated_at = $12, seq = $13::integer, earliest_after = $14::integer,
+    expires_at = coalesce($15::timestamptz, expires_at)
+  WHERE id = $1 AND seq = $2::integer
+  RETURNING id
+), logged AS (
+  INSERT INTO ${s}.task_events (task_id, seq, event)
+  SELECT updated.id, $16::integer + e.ordinality, e.value
+  FROM updated, json_array_elements($17::json) WITH ORDINALITY AS e(value, ordinality)
+), trimmed AS (
+  DELETE FROM ${s}.task_events
+  WHERE $18::boolean AND task_id = (SELECT id FROM updated) AND seq <= $14::integer
+)
+SELECT pg_notify($19, $20) FROM updated`,
+    ),
+    // The task's last seq and its log's start with the events asked for, in one snapshot.
+    events: named(
+      'events',
+      `SELECT t.seq AS last_seq, t.earliest_after, e.seq, e.event
+FROM ${s}.tasks t
+LEFT JOIN ${s}.task_events e ON e.task_id = t.id AND e.seq > $3::integer AND e.seq <= $4::bigint
+WHERE t.id = $1 AND (t.expires_at IS NULL OR t.expires_at > $2)
+ORDER BY e.seq`,
+    ),
+    // Not named: a plan made for the filters of each call uses the indexes that fit them.
+    list: `SELECT ${TASK_COLUMNS} FROM ${s}.tasks
+WHERE sequence < $1 AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR agent_name = $3)
+  AND ($4::text IS NULL OR context_id = $4) AND (expires_at IS NULL OR expires_at > $5)
+ORDER BY sequence DESC LIMIT $6`,
+    deleteExpired: named('delete-expired', `DELETE FROM ${s}.tasks WHERE expires_at <= $1`),
+  };
+}
