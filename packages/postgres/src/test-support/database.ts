@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach } from 'vitest';
-import { createPostgresStores, type PostgresStores, type PostgresStoresOptions } from '../postgres-stores.ts';
+import {
+  createPostgresStores,
+  type PostgresStores,
+  type PostgresStoresOptions,
+} from '../postgres-stores.ts';
 
 /** The tests' database: DATABASE_URL, else the local server of the project's machines. */
 export const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
