@@ -14,7 +14,10 @@ const POOL_SIZE = 16;
 /** One driver's two operations on task `index`. */
 interface Driver {
   name: string;
+  /** The step as SELECT ... FOR UPDATE, UPDATE, INSERT, pg_notify in a transaction. */
   step(index: number): Promise<void>;
+  /** The step as the store writes it: a read, then one conditional statement (seq unchanged). */
+  casStep(index: number): Promise<void>;
   read(index: number): Promise<void>;
   close(): Promise<void>;
 }
@@ -24,6 +27,17 @@ const events = (seq: number) => [
   JSON.stringify({ type: 'text-delta', delta: `b${seq}` }),
   JSON.stringify({ type: 'status-update', status: 'working', timestamp: new Date().toISOString() }),
 ];
+
+/** The conditional statement of a step: applied only when the task's seq is still the one read. */
+const casSql = (tasks: string, log: string) => `WITH updated AS (
+  UPDATE ${tasks} SET seq = $2::integer + 3, output = coalesce(output, '') || 'x', updated_at = now()
+  WHERE id = $1 AND seq = $2::integer RETURNING id
+), logged AS (
+  INSERT INTO ${log} (task_id, seq, event)
+  SELECT updated.id, $2::integer + e.ordinality, e.value
+  FROM updated, json_array_elements($3::text::json) WITH ORDINALITY AS e(value, ordinality)
+)
+SELECT pg_notify('bench', $4) FROM updated`;
 
 /** `pg`, its statements unnamed (parsed on every call) or named (prepared once per connection). */
 function pgDriver(prepared: boolean): Driver {
@@ -66,6 +80,19 @@ function pgDriver(prepared: boolean): Driver {
         client.release();
       }
     },
+    async casStep(index) {
+      for (;;) {
+        const { rows } = await pool.query(
+          named('cas-read', `SELECT seq FROM ${schema}.tasks WHERE id = $1`, [`t${index}`]),
+        );
+        const seq = Number(rows[0].seq);
+        const values = [`t${index}`, seq, `[${events(seq).join(',')}]`, `t${index}:${seq + 3}`];
+        const result = await pool.query(
+          named('cas-step', casSql(`${schema}.tasks`, `${schema}.task_events`), values),
+        );
+        if (result.rowCount === 1) return;
+      }
+    },
     async read(index) {
       await pool.query(named('read', `SELECT * FROM ${schema}.tasks WHERE id = $1`, [`t${index}`]));
     },
@@ -89,6 +116,18 @@ function postgresJsDriver(): Driver {
           SELECT ${`t${index}`}, ${seq} + ordinality, value FROM unnest(${events(seq)}::jsonb[]) WITH ORDINALITY AS e(value, ordinality)`;
         await transaction`SELECT pg_notify('bench', ${`t${index}:${seq + 3}`})`;
       });
+    },
+    async casStep(index) {
+      for (;;) {
+        const [row] = await sql`SELECT seq FROM ${tasks} WHERE id = ${`t${index}`}`;
+        const seq = Number(row?.seq);
+        const result = await sql.unsafe(
+          casSql(`${schema}.tasks`, `${schema}.task_events`),
+          [`t${index}`, seq, `[${events(seq).join(',')}]`, `t${index}:${seq + 3}`],
+          { prepare: true },
+        );
+        if (result.count === 1) return;
+      }
     },
     async read(index) {
       await sql`SELECT * FROM ${tasks} WHERE id = ${`t${index}`}`;
@@ -152,6 +191,7 @@ try {
     for (const concurrency of [1, 16]) {
       for (const [label, operation] of [
         ['write step', driver.step],
+        ['cas step', driver.casStep],
         ['read', driver.read],
       ] as const) {
         const key = `${label} c=${concurrency}`;

@@ -1,7 +1,5 @@
 export {
-  MIGRATIONS,
   type MigrateOptions,
-  type Migration,
   type MigrationOptions,
   migrate,
   migrationSql,

@@ -27,7 +27,7 @@ export function isUnavailable(error: unknown): boolean {
   }
   if (error instanceof AggregateError) return error.errors.some(isUnavailable);
   // pg's own words for a connection that ended or never came (no code).
-  return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
     error.message,
   );
 }
