@@ -73,22 +73,24 @@ describe('two stores on one schema', () => {
     }
   });
 
+  /** The pids of the backends of a schema's LISTEN connections. */
+  const listenerPids = async (stores: Awaited<ReturnType<typeof makeStores>>, schema: string) => {
+    const { rows } = await stores.pool.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE application_name = $1',
+      [`agentport listen ${schema}`],
+    );
+    return rows.map((row) => row.pid);
+  };
+
   it('listens again by itself after its connection is dropped, and hears changes then', async () => {
     const { schema, a, b } = await twoReplicas();
     const heardByA = await listen(a);
-    const listenerPids = async () => {
-      const { rows } = await b.pool.query<{ pid: number }>(
-        'SELECT pid FROM pg_stat_activity WHERE application_name = $1',
-        [`agentport listen ${schema}`],
-      );
-      return rows.map((row) => row.pid);
-    };
-    const [before] = await listenerPids();
+    const [before] = await listenerPids(b, schema);
     expect(before).toBeDefined();
     await b.pool.query('SELECT pg_terminate_backend($1)', [before]);
     await vi.waitFor(
       async () => {
-        const after = await listenerPids();
+        const after = await listenerPids(b, schema);
         expect(after).toHaveLength(1);
         expect(after).not.toContain(before);
         expect(await a.ready()).toBe(true);
@@ -97,6 +99,19 @@ describe('two stores on one schema', () => {
     );
     await b.tasks.create(newTask('after-the-drop'));
     await vi.waitFor(() => expect(heardByA.map(([task]) => task.id)).toContain('after-the-drop'));
+  });
+
+  it('catches up with the changes made while its connection was down once it listens again', async () => {
+    const { schema, a, b } = await twoReplicas();
+    await b.tasks.create(newTask('t1'));
+    const heardByA = await listen(a);
+    const [before] = await listenerPids(b, schema);
+    await b.pool.query('SELECT pg_terminate_backend($1)', [before]);
+    // Made while A listens on no connection: its notification reaches no one.
+    await b.tasks.update('t1', { status: 'canceled' }, { expectedStatus: 'submitted' });
+    await vi.waitFor(() => expect(heardByA.map(([task]) => task.status)).toContain('canceled'), {
+      timeout: 5_000,
+    });
   });
 
   it('aborts the agent a runner on A runs when a runner on B cancels its task', async () => {

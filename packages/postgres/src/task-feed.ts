@@ -7,6 +7,14 @@ export interface TaskFeedOptions {
   /** The name its connection shows in `pg_stat_activity` (to find it, in tests and by hand). */
   applicationName: string;
   onPayload: (payload: string) => void;
+  /**
+   * Called once it listens again after its connection dropped, with when that was (the clock's
+   * milliseconds): the notifications of the time between are lost, and this is where the store
+   * catches up with them.
+   */
+  onReconnect: (lostAt: number) => void;
+  /** The store's clock. */
+  now: () => number;
 }
 
 /** The LISTEN side of a store: one connection of the pool held while it runs, reconnected. */
@@ -41,6 +49,8 @@ export function createTaskFeed(options: TaskFeedOptions): TaskFeed {
   let drop: (() => void) | undefined;
   let connecting: Promise<boolean> | undefined;
   let retryMs = FIRST_RETRY_MS;
+  /** When the last connection that listened dropped, if one did. */
+  let lostAt: number | undefined;
   let timer: NodeJS.Timeout | undefined;
 
   const retry = () => {
@@ -63,6 +73,7 @@ export function createTaskFeed(options: TaskFeedOptions): TaskFeed {
       if (client === held) {
         client = undefined;
         drop = undefined;
+        lostAt ??= options.now();
       }
       held?.release(error instanceof Error ? error : true);
       retry();
@@ -85,6 +96,11 @@ export function createTaskFeed(options: TaskFeedOptions): TaskFeed {
       client = held;
       drop = () => lose();
       retryMs = FIRST_RETRY_MS;
+      if (lostAt !== undefined) {
+        const since = lostAt;
+        lostAt = undefined;
+        options.onReconnect(since);
+      }
       return true;
     } catch (error) {
       lose(error);

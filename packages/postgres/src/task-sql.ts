@@ -9,6 +9,7 @@ export interface TaskSql {
   readonly events: { name: string; text: string };
   readonly list: string;
   readonly deleteExpired: { name: string; text: string };
+  readonly changedSince: { name: string; text: string };
 }
 
 /** The task store's SQL for a schema. */
@@ -75,5 +76,10 @@ WHERE sequence < $1 AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL 
   AND ($4::text IS NULL OR context_id = $4) AND (expires_at IS NULL OR expires_at > $5)
 ORDER BY sequence DESC LIMIT $6`,
     deleteExpired: named('delete-expired', `DELETE FROM ${s}.tasks WHERE expires_at <= $1`),
+    // The tasks changed since a time, the most recent first (a feed catching up after a drop).
+    changedSince: named(
+      'changed-since',
+      `SELECT id, seq FROM ${s}.tasks WHERE updated_at >= $1 ORDER BY updated_at DESC LIMIT $2`,
+    ),
   };
 }
