@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
   assertTransition,
-  EventsAheadError,
-  EventsExpiredError,
   InvalidInputError,
   InvalidTransitionError,
   isTerminalStatus,
@@ -10,11 +8,7 @@ import {
   type Task,
   TaskConflictError,
   type TaskEvent,
-  type TaskEventsOptions,
-  type TaskListener,
-  type TaskListOptions,
   TaskNotFoundError,
-  type TaskPage,
   type TaskPatch,
   type TaskProgressEvent,
   type TaskStore,
@@ -32,10 +26,12 @@ import {
   retentionOf,
   startsWorking,
 } from './task-checks.ts';
-import { decodeCursor, encodeCursor, pageLimit } from './task-cursor.ts';
 import { createTaskFeed, type TaskFeed } from './task-feed.ts';
-import { draftOf, frozenTask, type TaskRow, taskOf } from './task-rows.ts';
-import { type TaskSql, taskSql } from './task-sql.ts';
+import { getTask, listTasks, readEvents } from './task-reads.ts';
+import { relay } from './task-relay.ts';
+import { draftOf, frozenTask, type TaskRow } from './task-rows.ts';
+import { taskSql } from './task-sql.ts';
+import { countOption, notify, payloadOf, type StoreState } from './task-store-state.ts';
 import { unavailableOr } from './unavailable.ts';
 
 /** Where the PostgreSQL task store keeps its tasks, and for how long. */
@@ -64,22 +60,8 @@ export interface PostgresTaskStore extends TaskStore {
   close(): Promise<void>;
 }
 
-/** What the store's steps share. */
-interface StoreState {
-  readonly pool: Pool;
-  readonly sql: TaskSql;
-  readonly channel: string;
-  /** This store's name in its notifications, so that it skips its own. */
-  readonly instance: string;
-  readonly now: () => number;
-  readonly ttlMs: number;
-  readonly maxEvents: number;
-  readonly listeners: Set<TaskListener>;
-}
-
 const DEFAULT_TTL_MS = 3_600_000;
 const DEFAULT_MAX_EVENTS = 10_000;
-const NO_EVENTS: readonly TaskEvent[] = Object.freeze([]);
 
 function positiveInteger(value: number | undefined, fallback: number, field: string): number {
   if (value === undefined) return fallback;
@@ -87,30 +69,6 @@ function positiveInteger(value: number | undefined, fallback: number, field: str
     throw new InvalidInputError(`${field} must be a positive integer`, { field });
   }
   return value;
-}
-
-function countOption(value: number | undefined, field: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw new InvalidInputError(`${field} must be an integer of 0 or more`, { field });
-  }
-  return value;
-}
-
-/** Calls every listener; one that throws breaks neither the write nor the others. */
-function notify(state: StoreState, task: Task, events: readonly TaskEvent[]): void {
-  for (const listener of state.listeners) {
-    try {
-      listener(task, events);
-    } catch {
-      // A failing listener must not break the write or the other listeners.
-    }
-  }
-}
-
-/** The notification of a step: the store's name, the task's new seq and its id (ids only). */
-function payloadOf(state: StoreState, id: string, seq: number): string {
-  return `${state.instance} ${seq} ${id}`;
 }
 
 /** Which of a step's events the log keeps (the cap), and where the log starts after it. */
@@ -285,105 +243,6 @@ function appendToTask(
   });
 }
 
-async function readEvents(state: StoreState, id: string, options: TaskEventsOptions) {
-  const after = countOption(options.after, 'after', 0);
-  const limit = countOption(options.limit, 'limit', Number.MAX_SAFE_INTEGER);
-  const { rows } = await unavailableOr(() =>
-    state.pool.query<{
-      last_seq: number;
-      earliest_after: number;
-      seq: number | null;
-      event: TaskEvent;
-    }>({
-      ...state.sql.events,
-      values: [
-        id,
-        new Date(state.now()),
-        Math.min(after, 2 ** 31 - 1),
-        Math.min(after + limit, 2 ** 62),
-      ],
-    }),
-  );
-  const first = rows[0];
-  if (first === undefined) throw new TaskNotFoundError(id);
-  if (after > first.last_seq) throw new EventsAheadError(id, after, first.last_seq);
-  if (after < first.earliest_after) throw new EventsExpiredError(id, after, first.earliest_after);
-  return rows.flatMap((row) => (row.seq === null ? [] : [{ seq: row.seq, event: row.event }]));
-}
-
-async function listTasks(state: StoreState, options: TaskListOptions): Promise<TaskPage> {
-  const limit = pageLimit(options.limit);
-  const before =
-    options.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(options.cursor);
-  const { rows } = await unavailableOr(() =>
-    state.pool.query<TaskRow>(state.sql.list, [
-      before,
-      options.status ?? null,
-      options.agentName ?? null,
-      options.contextId ?? null,
-      new Date(state.now()),
-      limit + 1,
-    ]),
-  );
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  const tasks = page.map(taskOf);
-  return rows.length > limit && last !== undefined
-    ? { tasks, nextCursor: encodeCursor(Number(last.sequence)) }
-    : { tasks };
-}
-
-/** What relays other processes' changes to the listeners. */
-interface Relay {
-  /** A notification's payload: `<instance> <seq> <task id>`. */
-  onPayload(payload: string): void;
-  /** The changes made while the feed was down: every task changed since then, fetched anew. */
-  onReconnect(lostAt: number): void;
-}
-
-/** How much earlier than its drop the feed catches up from (clocks of replicas differ a little). */
-const CATCH_UP_MARGIN_MS = 5_000;
-/** At most this many tasks are relayed after a drop (the most recently changed). */
-const CATCH_UP_LIMIT = 1_000;
-
-/** Hands changes another process made to the listeners: the task as it is now, no events. */
-function relay(state: StoreState, fetch: (id: string) => Promise<Task | undefined>): Relay {
-  const delivered = new Map<string, number>();
-  let queue: Promise<void> = Promise.resolve();
-  const enqueue = (id: string, seq: number) => {
-    // One at a time, so the listeners hear of a task's steps in their order.
-    queue = queue.then(async () => {
-      if ((delivered.get(id) ?? 0) >= seq) return;
-      const task = await fetch(id).catch(() => undefined);
-      if (task === undefined) return;
-      if (delivered.size >= 10_000) delivered.clear();
-      delivered.set(id, task.seq);
-      notify(state, task, NO_EVENTS);
-    });
-  };
-  return {
-    onPayload(payload) {
-      const [instance, seqText] = payload.split(' ', 2);
-      if (instance === state.instance || seqText === undefined || state.listeners.size === 0) {
-        return;
-      }
-      enqueue(payload.slice((instance?.length ?? 0) + seqText.length + 2), Number(seqText));
-    },
-    onReconnect(lostAt) {
-      const since = new Date(lostAt - CATCH_UP_MARGIN_MS);
-      state.pool
-        .query<{ id: string; seq: number }>({
-          ...state.sql.changedSince,
-          values: [since, CATCH_UP_LIMIT],
-        })
-        .then(({ rows }) => {
-          for (const { id, seq } of rows.reverse()) enqueue(id, seq);
-        })
-        .catch(() => undefined);
-    },
-  };
-}
-
 /**
  * Creates core's `TaskStore` on PostgreSQL (tables made by `migrate`): each step one statement
  * (the task's row, its events, the notification), listings newest first, finished tasks kept
@@ -405,13 +264,7 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Post
     maxEvents: positiveInteger(options.maxEventsPerTask, DEFAULT_MAX_EVENTS, 'maxEventsPerTask'),
     listeners: new Set(),
   };
-  const get = async (id: string): Promise<Task | undefined> => {
-    const { rows } = await unavailableOr(() =>
-      state.pool.query<TaskRow>({ ...state.sql.get, values: [id, new Date(state.now())] }),
-    );
-    const row = rows[0];
-    return row === undefined ? undefined : taskOf(row);
-  };
+  const get = (id: string) => getTask(state, id);
   let feed: TaskFeed | undefined;
   const relayed = relay(state, get);
   return {

@@ -1,6 +1,7 @@
 import { StoreUnavailableError } from '@agentport/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createPostgresStores } from './postgres-stores.ts';
+import { DATABASE_URL, useStores } from './test-support/database.ts';
 
 // Port 9 (discard) on loopback: nothing listens there on the project's machines.
 const NOWHERE = 'postgres://postgres@127.0.0.1:9/test';
@@ -36,5 +37,31 @@ describe('a database that cannot be reached', () => {
     } finally {
       await stores.close();
     }
+  });
+});
+
+describe('a database that drops its connections', () => {
+  const makeStores = useStores();
+
+  it('lets go of a pooled connection the server ended, and serves the next call on another', async () => {
+    const stores = await makeStores({ url: DATABASE_URL });
+    await stores.tasks.create({ id: 't1', agentName: 'echo', input: 'hi', metadata: {} });
+    const { rows } = await stores.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    await vi.waitFor(() => expect(stores.pool.idleCount).toBeGreaterThan(0));
+    const other = createPostgresStores({ url: DATABASE_URL });
+    try {
+      // The server ends every idle connection of the pool (a restart, an operator, a proxy).
+      await other.pool.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE pid <> pg_backend_pid() AND datname = current_database() AND state = 'idle'
+           AND application_name = '' AND pid = ANY($1)`,
+        [rows.map((row) => row.pid)],
+      );
+    } finally {
+      await other.close();
+    }
+    // The pool's idle connection errs (an 'error' no one else listens to), and is dropped.
+    await vi.waitFor(() => expect(stores.pool.totalCount).toBe(0));
+    await expect(stores.tasks.get('t1')).resolves.toMatchObject({ id: 't1' });
   });
 });

@@ -1,0 +1,53 @@
+import type { Task } from '@agentport/core';
+import { NO_EVENTS, notify, type StoreState } from './task-store-state.ts';
+
+/** What relays other processes' changes to the listeners. */
+interface Relay {
+  /** A notification's payload: `<instance> <seq> <task id>`. */
+  onPayload(payload: string): void;
+  /** The changes made while the feed was down: every task changed since then, fetched anew. */
+  onReconnect(lostAt: number): void;
+}
+
+/** How much earlier than its drop the feed catches up from (clocks of replicas differ a little). */
+const CATCH_UP_MARGIN_MS = 5_000;
+/** At most this many tasks are relayed after a drop (the most recently changed). */
+const CATCH_UP_LIMIT = 1_000;
+
+/** Hands changes another process made to the listeners: the task as it is now, no events. */
+export function relay(state: StoreState, fetch: (id: string) => Promise<Task | undefined>): Relay {
+  const delivered = new Map<string, number>();
+  let queue: Promise<void> = Promise.resolve();
+  const enqueue = (id: string, seq: number) => {
+    // One at a time, so the listeners hear of a task's steps in their order.
+    queue = queue.then(async () => {
+      if ((delivered.get(id) ?? 0) >= seq) return;
+      const task = await fetch(id).catch(() => undefined);
+      if (task === undefined) return;
+      if (delivered.size >= 10_000) delivered.clear();
+      delivered.set(id, task.seq);
+      notify(state, task, NO_EVENTS);
+    });
+  };
+  return {
+    onPayload(payload) {
+      const [instance, seqText] = payload.split(' ', 2);
+      if (instance === state.instance || seqText === undefined || state.listeners.size === 0) {
+        return;
+      }
+      enqueue(payload.slice((instance?.length ?? 0) + seqText.length + 2), Number(seqText));
+    },
+    onReconnect(lostAt) {
+      const since = new Date(lostAt - CATCH_UP_MARGIN_MS);
+      state.pool
+        .query<{ id: string; seq: number }>({
+          ...state.sql.changedSince,
+          values: [since, CATCH_UP_LIMIT],
+        })
+        .then(({ rows }) => {
+          for (const { id, seq } of rows.reverse()) enqueue(id, seq);
+        })
+        .catch(() => undefined);
+    },
+  };
+}

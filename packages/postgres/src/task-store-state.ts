@@ -1,0 +1,44 @@
+import { InvalidInputError, type Task, type TaskEvent, type TaskListener } from '@agentport/core';
+import type { Pool } from 'pg';
+import type { TaskSql } from './task-sql.ts';
+
+/** What the task store's steps, reads and relay share. */
+export interface StoreState {
+  readonly pool: Pool;
+  readonly sql: TaskSql;
+  readonly channel: string;
+  /** This store's name in its notifications, so that it skips its own. */
+  readonly instance: string;
+  readonly now: () => number;
+  readonly ttlMs: number;
+  readonly maxEvents: number;
+  readonly listeners: Set<TaskListener>;
+}
+
+/** The events of a change relayed from another process: none. */
+export const NO_EVENTS: readonly TaskEvent[] = Object.freeze([]);
+
+/** A count option, checked: an integer of 0 or more, else InvalidInputError naming it. */
+export function countOption(value: number | undefined, field: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new InvalidInputError(`${field} must be an integer of 0 or more`, { field });
+  }
+  return value;
+}
+
+/** Calls every listener; one that throws breaks neither the write nor the others. */
+export function notify(state: StoreState, task: Task, events: readonly TaskEvent[]): void {
+  for (const listener of state.listeners) {
+    try {
+      listener(task, events);
+    } catch {
+      // A failing listener must not break the write or the other listeners.
+    }
+  }
+}
+
+/** The notification of a step: the store's name, the task's new seq and its id (ids only). */
+export function payloadOf(state: StoreState, id: string, seq: number): string {
+  return `${state.instance} ${seq} ${id}`;
+}
