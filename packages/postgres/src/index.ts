@@ -18,3 +18,4 @@ export {
   type PostgresTaskStore,
   type PostgresTaskStoreOptions,
 } from './postgres-task-store.ts';
+export type { Retention, RetentionOptions } from './retention.ts';

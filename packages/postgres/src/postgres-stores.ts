@@ -3,6 +3,7 @@ import { Pool } from 'pg';
 import { migrate } from './migrations.ts';
 import { createPostgresConversationStore } from './postgres-conversation-store.ts';
 import { createPostgresTaskStore, type PostgresTaskStore } from './postgres-task-store.ts';
+import { type Retention, type RetentionOptions, startRetention } from './retention.ts';
 import { checkedSchema } from './schema-name.ts';
 
 /** Where the stores live, and what they keep. */
@@ -40,6 +41,11 @@ export interface PostgresStores {
    * changes when it has listeners. Never rejects.
    */
   ready(): Promise<boolean>;
+  /**
+   * Deletes expired tasks (with their events) and conversations every `intervalMs` (one minute),
+   * in one replica at a time: the one that takes the schema's advisory lock for that run.
+   */
+  startRetention(options?: RetentionOptions): Retention;
   /** Stops listening, and ends the pool when it made it. */
   close(): Promise<void>;
 }
@@ -90,6 +96,8 @@ export function createPostgresStores(options: PostgresStoresOptions): PostgresSt
     conversations,
     pool,
     migrate: () => migrate({ pool, schema }),
+    startRetention: (retention) =>
+      startRetention({ pool, schema, tasks, conversations }, retention),
     async ready() {
       try {
         await pool.query('SELECT 1');
