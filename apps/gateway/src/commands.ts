@@ -9,6 +9,7 @@ import { routeConsoleToLog } from './console-log.ts';
 import { agentUrls, createGateway, type Gateway, type GatewayOptions } from './gateway.ts';
 import { connectAgentUrl, shownUrl } from './remote-call.ts';
 import { type ResolvedAgents, resolveAgents } from './resolve-agents.ts';
+import { openServeStores, type ServeStores } from './serve-stores.ts';
 
 function pick(...values: Array<string | number | undefined>): string | undefined {
   for (const value of values) if (value !== undefined && value !== '') return String(value);
@@ -75,6 +76,8 @@ interface ServeContext {
   settings: ServeSettings;
   resolved: ResolvedAgents;
   logger: Logger;
+  /** The database's stores, when the config names one (else the in-memory default). */
+  stores: ServeStores | undefined;
 }
 
 /** The settings of `serve`, or undefined when one is invalid (having said which on stderr). */
@@ -139,6 +142,7 @@ function gatewayOptions(context: ServeContext, publicUrl: string): GatewayOption
     ...(config.a2aReplyWith === undefined ? {} : { a2aReplyWith: config.a2aReplyWith }),
     unavailableRemotes: resolved.unavailableRemotes,
     ...(config.requireRemotes === undefined ? {} : { requireRemotes: config.requireRemotes }),
+    ...context.stores?.options,
   };
 }
 
@@ -190,8 +194,15 @@ export async function serve(config: GatewayConfig, flags: ServeFlags): Promise<n
   const logger = pino({ level: settings.level });
   // A remote that cannot be reached yet does not stop the gateway: it answers 503 until it can.
   const resolved = await resolveAgents(config, { unreachable: 'defer' });
-  const context: ServeContext = { config, flags, settings, resolved, logger };
   const controller = new AbortController();
+  // A database that cannot be reached yet is waited for: nothing is served before its schema is.
+  const waiting = new AbortController();
+  const stopWaiting = () => waiting.abort();
+  process.once('SIGINT', stopWaiting).once('SIGTERM', stopWaiting);
+  const stores = await openServeStores(config, logger, waiting.signal);
+  process.off('SIGINT', stopWaiting).off('SIGTERM', stopWaiting);
+  if (waiting.signal.aborted) return INTERRUPTED;
+  const context: ServeContext = { config, flags, settings, resolved, logger, stores };
   // Libraries' console output (the SDK's warnings) goes into the JSON log too.
   const restoreConsole = routeConsoleToLog(logger);
   let gateway: Gateway | undefined;
@@ -226,6 +237,7 @@ export async function serve(config: GatewayConfig, flags: ServeFlags): Promise<n
   try {
     await stopped;
   } finally {
+    await stores?.close();
     restoreConsole();
   }
   logger.info('stopped');

@@ -26,6 +26,7 @@ describe('validateConfig', () => {
       keepAliveTimeoutMs: 0,
       rejoinGraceMs: 0,
       requireRemotes: true,
+      store: { postgres: { url: 'postgres://agentport@db.internal:5432/agents', schema: 'gw_1' } },
     };
     expect(validateConfig(config)).toEqual(config);
   });
@@ -58,6 +59,12 @@ describe('validateConfig', () => {
       /^Invalid config: agents\.0: must be an agent .*tools, handoffs/,
     ],
     [{ a2aReplyWith: 'status' }, /^Invalid config: a2aReplyWith: /],
+    [{ store: { postgres: { url: 'mysql://x/db' } } }, /^Invalid config: store\.postgres\.url: /],
+    [
+      { store: { postgres: { url: 'postgres://x/db', schema: 'Drop Table' } } },
+      /^Invalid config: store\.postgres\.schema: must be a lower-case SQL name/,
+    ],
+    [{ store: { redis: {} } }, /^Invalid config: store/],
     [{ requireRemotes: 'yes' }, /^Invalid config: requireRemotes: /],
     [{ colour: 'blue' }, /^Invalid config: \(root\): .*colour/],
     // Node would fire a longer timer after 1 ms: shutdown would cut every request at once.

@@ -89,8 +89,23 @@ export interface GatewayConfig {
    * (default) or `message` (a Message, no task stored; failures still answer with a Task).
    */
   a2aReplyWith?: 'task' | 'message';
+  /**
+   * Where tasks, their event logs and conversations are kept: `{ postgres: { url, schema? } }`
+   * for PostgreSQL, shared by every replica on the same database (`schema` default `agentport`).
+   * Without it the stores are in this process's memory, unless `DATABASE_URL` is set, which
+   * stands for `{ postgres: { url: DATABASE_URL } }`.
+   */
+  store?: { postgres: PostgresStoreConfig };
   /** Log level for the pino access log (default info; `silent` turns it off). */
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+/** The PostgreSQL database of the gateway's stores. */
+export interface PostgresStoreConfig {
+  /** A `postgres://` (or `postgresql://`) connection URL. */
+  url: string;
+  /** The schema its tables are in (default `agentport`), created by the gateway's migrations. */
+  schema?: string;
 }
 
 /** Identity helper that types an `agentport.config.ts` default export. */
@@ -223,6 +238,18 @@ const configSchema = z.strictObject({
     .max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} (about 24.8 days)`)
     .optional(),
   a2aReplyWith: z.enum(['task', 'message']).optional(),
+  store: z
+    .object({
+      postgres: z.object({
+        url: z.url({ protocol: /^postgres(ql)?$/, message: 'must be a postgres:// URL' }),
+        schema: z
+          .string()
+          .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL name (letters, digits, _)')
+          .optional(),
+      }),
+    })
+    .strict()
+    .optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
 });
 

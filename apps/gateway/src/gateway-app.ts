@@ -1,6 +1,11 @@
 import { AGENT_CARD_PATH } from '@agentport/a2a-http';
 import { AGENT_CARD_ROUTE } from '@agentport/a2a-sdk';
-import { type Agent, AgentNotFoundError, type AgentPortError } from '@agentport/core';
+import {
+  type Agent,
+  AgentNotFoundError,
+  type AgentPortError,
+  StoreUnavailableError,
+} from '@agentport/core';
 import {
   errorResponse,
   jsonErrorHandler,
@@ -33,6 +38,8 @@ export interface GatewayAppOptions {
   version?: string | undefined;
   /** Whether `/readyz` answers 503 while a remote agent is unavailable. */
   requireRemotes?: boolean | undefined;
+  /** Whether the stores answer now: `/readyz` answers 503 `store_unavailable` while they do not. */
+  storesReady?: (() => Promise<boolean>) | undefined;
   /** The agents served now (a remote becomes one once available). */
   agents: readonly Agent[];
   servers: AgentServers;
@@ -148,8 +155,11 @@ function useMiddleware(app: Hono, options: GatewayAppOptions): void {
 function addOperations(app: Hono, options: GatewayAppOptions): void {
   const { defaultAgent, publicUrl, agents, remotes } = options;
   app.get('/healthz', (context) => context.json({ status: 'ok' }));
-  app.get('/readyz', (context) => {
+  app.get('/readyz', async (context) => {
     if (options.shuttingDown()) return errorResponse(new ShuttingDownError());
+    if (options.storesReady !== undefined && !(await options.storesReady())) {
+      return errorResponse(new StoreUnavailableError());
+    }
     const unavailable = remotes?.statuses() ?? [];
     const [first] = unavailable;
     if (first === undefined) return context.json({ status: 'ready' });

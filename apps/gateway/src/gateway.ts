@@ -61,6 +61,11 @@ export interface GatewayOptions {
    * gateways serve, stream and cancel each other's tasks.
    */
   store?: TaskStore;
+  /**
+   * Whether those stores answer now (a database's): `/readyz` answers 503 `store_unavailable`
+   * while it resolves false.
+   */
+  storesReady?: () => Promise<boolean>;
   version?: string;
   /**
    * How the official SDK surface answers a blocking SendMessage that starts a new task: `'task'`

@@ -5,6 +5,7 @@ export {
   defineConfig,
   type GatewayConfig,
   loadConfig,
+  type PostgresStoreConfig,
   type RemoteAgentConfig,
   validateConfig,
 } from './config.ts';
