@@ -26,7 +26,13 @@ describe('validateConfig', () => {
       keepAliveTimeoutMs: 0,
       rejoinGraceMs: 0,
       requireRemotes: true,
-      store: { postgres: { url: 'postgres://agentport@db.internal:5432/agents', schema: 'gw_1' } },
+      store: {
+        postgres: {
+          url: 'postgres://agentport@db.internal:5432/agents',
+          schema: 'gw_1',
+          leaseMs: 5000,
+        },
+      },
     };
     expect(validateConfig(config)).toEqual(config);
   });

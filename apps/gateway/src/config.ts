@@ -106,6 +106,11 @@ export interface PostgresStoreConfig {
   url: string;
   /** The schema its tables are in (default `agentport`), created by the gateway's migrations. */
   schema?: string;
+  /**
+   * How long a replica's lease on a task it runs lasts unrenewed, in milliseconds (default
+   * 30,000): a task whose replica died ends `failed` (`worker_lost`) about this long after.
+   */
+  leaseMs?: number;
 }
 
 /** Identity helper that types an `agentport.config.ts` default export. */
@@ -244,8 +249,9 @@ const configSchema = z.strictObject({
         url: z.url({ protocol: /^postgres(ql)?$/, message: 'must be a postgres:// URL' }),
         schema: z
           .string()
-          .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL name (letters, digits, _)')
+          .regex(/^[a-z_][a-z0-9_]{0,47}$/, 'must be a lower-case SQL name (letters, digits, _)')
           .optional(),
+        leaseMs: z.number().int().min(100).max(MAX_TIMER_MS).optional(),
       }),
     })
     .strict()

@@ -1,6 +1,11 @@
 import { createPostgresStores, type PostgresStores } from '@agentport/postgres';
 import type { Logger } from 'pino';
-import { ConfigError, type GatewayConfig, validateConfig } from './config.ts';
+import {
+  ConfigError,
+  type GatewayConfig,
+  type PostgresStoreConfig,
+  validateConfig,
+} from './config.ts';
 import type { GatewayOptions } from './gateway.ts';
 
 /** The durable stores `serve` runs on, and what the gateway is given of them. */
@@ -23,7 +28,7 @@ const RETENTION_INTERVAL_MS = 60_000;
 export function postgresConfigOf(
   config: GatewayConfig,
   environment: NodeJS.ProcessEnv = process.env,
-): { url: string; schema?: string } | undefined {
+): PostgresStoreConfig | undefined {
   if (config.store !== undefined) return config.store.postgres;
   const url = environment.DATABASE_URL;
   if (url === undefined || url === '') return undefined;
@@ -83,6 +88,7 @@ export async function openServeStores(
   const stores = createPostgresStores({
     url: postgres.url,
     ...(postgres.schema === undefined ? {} : { schema: postgres.schema }),
+    ...(postgres.leaseMs === undefined ? {} : { leaseMs: postgres.leaseMs }),
   });
   if (!(await migrateWhenReachable(stores, logger, signal))) {
     await stores.close();

@@ -47,7 +47,7 @@ describe('migrate', () => {
     try {
       const applied = await Promise.all(replicas.map((stores) => stores.migrate()));
       // One replica applied every step; the others waited on the lock and found them applied.
-      expect(applied.filter((versions) => versions.length > 0)).toEqual([[1, 2]]);
+      expect(applied.filter((versions) => versions.length > 0)).toEqual([[1, 2, 3]]);
       expect(applied.filter((versions) => versions.length === 0)).toHaveLength(5);
     } finally {
       await Promise.all(replicas.map((stores) => stores.close()));
@@ -66,8 +66,13 @@ describe('migrate', () => {
         client.release();
       }
       expect(await tablesOf(schema)).toEqual(['migrations', 'task_events', 'tasks']);
-      await stores.tasks.create({ id: 'kept', agentName: 'echo', input: 'hi', metadata: {} });
-      await expect(migrate({ pool: stores.pool, schema })).resolves.toEqual([2]);
+      // A task written by the version of the code that had only the first step.
+      await stores.pool.query(
+        `INSERT INTO "${schema}".tasks (id, context_id, agent_name, status, input, messages,
+          artifacts, metadata, created_at, updated_at, seq, earliest_after, retain_ms)
+        VALUES ('kept', 'kept', 'echo', 'submitted', 'hi', '[]', '[]', '{}', now(), now(), 1, 0, 3600000)`,
+      );
+      await expect(migrate({ pool: stores.pool, schema })).resolves.toEqual([2, 3]);
       await expect(stores.migrate()).resolves.toEqual([]);
       await expect(stores.tasks.get('kept')).resolves.toMatchObject({ id: 'kept' });
       const { rows } = await stores.pool.query(

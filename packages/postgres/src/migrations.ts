@@ -76,6 +76,13 @@ CREATE TABLE ${s}.conversation_messages (
   PRIMARY KEY (context_id, index)
 );`,
   },
+  {
+    version: 3,
+    name: 'task leases',
+    sql: (s: string) => `
+-- The replica running a working task, and until when it answers for it (it renews the lease).
+ALTER TABLE ${s}.tasks ADD COLUMN lease_owner text, ADD COLUMN lease_expires_at timestamptz;`,
+  },
 ]);
 
 /** Where the migrations go. */

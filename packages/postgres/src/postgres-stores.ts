@@ -26,6 +26,8 @@ export interface PostgresStoresOptions {
   maxMessagesPerConversation?: number;
   /** The clock, for tests (default `Date.now`). */
   now?: () => number;
+  /** How long the lease on a working task lasts unrenewed, in milliseconds (default 30,000). */
+  leaseMs?: number;
 }
 
 /** The task and conversation stores on one pool, with their schema's migration and health. */
@@ -82,6 +84,7 @@ export function createPostgresStores(options: PostgresStoresOptions): PostgresSt
     ttlMs: options.ttlMs,
     maxEventsPerTask: options.maxEventsPerTask,
     now: options.now,
+    leaseMs: options.leaseMs,
   });
   const conversations = createPostgresConversationStore({
     pool,
@@ -97,7 +100,16 @@ export function createPostgresStores(options: PostgresStoresOptions): PostgresSt
     pool,
     migrate: () => migrate({ pool, schema }),
     startRetention: (retention) =>
-      startRetention({ pool, schema, tasks, conversations }, retention),
+      startRetention(
+        {
+          pool,
+          schema,
+          tasks,
+          conversations,
+          sweepIntervalMs: Math.max(1_000, Math.floor((options.leaseMs ?? 30_000) / 2)),
+        },
+        retention,
+      ),
     async ready() {
       try {
         await pool.query('SELECT 1');

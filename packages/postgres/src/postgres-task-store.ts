@@ -31,7 +31,7 @@ import { getTask, listTasks, readEvents } from './task-reads.ts';
 import { relay } from './task-relay.ts';
 import { draftOf, frozenTask, type TaskRow } from './task-rows.ts';
 import { taskSql } from './task-sql.ts';
-import { countOption, notify, payloadOf, type StoreState } from './task-store-state.ts';
+import { countOption, leaseOf, notify, payloadOf, type StoreState } from './task-store-state.ts';
 import { unavailableOr } from './unavailable.ts';
 
 /** Where the PostgreSQL task store keeps its tasks, and for how long. */
@@ -46,6 +46,12 @@ export interface PostgresTaskStoreOptions {
   maxEventsPerTask?: number;
   /** The clock, for tests (default `Date.now`). */
   now?: () => number;
+  /**
+   * How long the lease on a working task this process runs lasts, in milliseconds (default
+   * 30,000): renewed every third of it while the process lives; past it `sweepLostTasks` ends
+   * the task `failed`, `worker_lost`.
+   */
+  leaseMs?: number;
 }
 
 /** Core's `TaskStore` on PostgreSQL, with what it holds open. */
@@ -56,11 +62,56 @@ export interface PostgresTaskStore extends TaskStore {
    * subscribed (no feed is needed).
    */
   feedReady(): Promise<boolean>;
-  /** Stops listening for other processes' changes (the pool stays open). */
+  /**
+   * Ends `failed` (code `worker_lost`) the working tasks whose lease ran out: the process running
+   * them stopped renewing it (it died). Resolves with their ids.
+   */
+  sweepLostTasks(): Promise<string[]>;
+  /** Stops listening for other processes' changes and renewing leases (the pool stays open). */
   close(): Promise<void>;
 }
 
 const DEFAULT_TTL_MS = 3_600_000;
+const DEFAULT_LEASE_MS = 30_000;
+
+/** What a task whose process stopped answering for it ends with. */
+const WORKER_LOST = {
+  code: 'worker_lost',
+  message: 'The replica running the task stopped before it ended',
+};
+
+/** Renews the leases of the working tasks this store's process runs. */
+async function renewLeases(state: StoreState): Promise<void> {
+  if (state.leased.size === 0) return;
+  await state.pool.query({
+    ...state.sql.renewLeases,
+    values: [[...state.leased], state.instance, new Date(state.now() + state.leaseMs)],
+  });
+}
+
+/** Ends `worker_lost` the working tasks whose lease ran out; their ids. */
+async function sweepLostTasks(state: StoreState): Promise<string[]> {
+  const { rows } = await unavailableOr(() =>
+    state.pool.query<{ id: string }>({ ...state.sql.lostTasks, values: [new Date(state.now())] }),
+  );
+  const ended: string[] = [];
+  for (const { id } of rows) {
+    try {
+      await updateTask(
+        state,
+        id,
+        { status: 'failed', error: WORKER_LOST },
+        { expectedStatus: 'working' },
+      );
+      ended.push(id);
+    } catch (error) {
+      // Another sweeper, or the task's own end, came first.
+      if (!(error instanceof TaskConflictError) && !(error instanceof TaskNotFoundError))
+        throw error;
+    }
+  }
+  return ended;
+}
 const DEFAULT_MAX_EVENTS = 10_000;
 
 function positiveInteger(value: number | undefined, fallback: number, field: string): number {
@@ -92,6 +143,7 @@ async function createTask(state: StoreState, input: NewTask): Promise<Task> {
   if (working) events.push({ type: 'status-update', status: 'working', timestamp });
   const seq = events.length;
   const { start, kept } = keptEvents(state, seq, 0, events);
+  const created = at.getTime();
   const task: Task = {
     id: input.id,
     contextId,
@@ -123,10 +175,12 @@ async function createTask(state: StoreState, input: NewTask): Promise<Task> {
         JSON.stringify(kept),
         state.channel,
         payloadOf(state, task.id, seq),
+        ...leaseOf(state, task, created),
       ],
     }),
   );
   if (result.rowCount === 0) {
+    state.leased.delete(input.id);
     throw new InvalidInputError(`Task '${input.id}' already exists`, { field: 'id' });
   }
   frozenTask(task);
@@ -193,6 +247,7 @@ async function stepTask(state: StoreState, id: string, change: StepChange): Prom
           start > row.earliest_after,
           state.channel,
           payloadOf(state, id, seq),
+          ...leaseOf(state, draft, at),
         ],
       }),
     );
@@ -263,7 +318,15 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Post
     ttlMs: countOption(options.ttlMs, 'ttlMs', DEFAULT_TTL_MS),
     maxEvents: positiveInteger(options.maxEventsPerTask, DEFAULT_MAX_EVENTS, 'maxEventsPerTask'),
     listeners: new Set(),
+    leaseMs: positiveInteger(options.leaseMs, DEFAULT_LEASE_MS, 'leaseMs'),
+    leased: new Set(),
   };
+  // A renewal that fails (the database away) is tried again at the next tick.
+  const renewals = setInterval(
+    () => renewLeases(state).catch(() => undefined),
+    Math.max(1, Math.floor(state.leaseMs / 3)),
+  );
+  renewals.unref();
   const get = (id: string) => getTask(state, id);
   let feed: TaskFeed | undefined;
   const relayed = relay(state, get);
@@ -296,7 +359,9 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Post
       };
     },
     feedReady: () => feed?.listening() ?? Promise.resolve(true),
+    sweepLostTasks: () => sweepLostTasks(state),
     close: async () => {
+      clearInterval(renewals);
       await feed?.close();
     },
   };

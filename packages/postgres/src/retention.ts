@@ -5,6 +5,11 @@ import type { Pool } from 'pg';
 export interface RetentionOptions {
   /** Milliseconds between two runs (default 60,000). */
   intervalMs?: number;
+  /**
+   * Milliseconds between two sweeps of the working tasks whose lease ran out, ended `failed`
+   * `worker_lost` (default half the store's lease, at least 1,000).
+   */
+  sweepIntervalMs?: number;
   /** Called with the error of a run that failed (the database down, say); the next run tries again. */
   onError?: (error: unknown) => void;
 }
@@ -16,7 +21,9 @@ export interface Retention {
    * replica's run holds the lock; whether this one ran.
    */
   runOnce(): Promise<boolean>;
-  /** Stops the timer (a run under way finishes). */
+  /** Ends `worker_lost` the working tasks whose lease ran out; their ids. */
+  sweepOnce(): Promise<string[]>;
+  /** Stops the timers (a run under way finishes). */
   stop(): void;
 }
 
@@ -24,12 +31,14 @@ export interface Retention {
 export interface RetentionTarget {
   readonly pool: Pool;
   readonly schema: string;
-  readonly tasks: Pick<TaskStore, 'deleteExpired'>;
+  readonly tasks: Pick<TaskStore, 'deleteExpired'> & { sweepLostTasks(): Promise<string[]> };
+  /** The sweep interval when the options give none. */
+  readonly sweepIntervalMs: number;
   readonly conversations: Pick<ConversationStore, 'deleteExpired'>;
 }
 
 /**
- * Runs retention every `intervalMs` in whichever replica takes the schema's advisory lock first
+ * Sweeps the tasks of dead replicas every `sweepIntervalMs`, and runs retention every `intervalMs` in whichever replica takes the schema's advisory lock first
  * (a transaction-level lock, `pg_try_advisory_xact_lock`: the others skip that run, and a replica
  * that dies lets go of it with its connection).
  */
@@ -56,10 +65,23 @@ export function startRetention(target: RetentionTarget, options: RetentionOption
       client.release();
     }
   };
-  const timer = setInterval(() => {
-    runOnce().catch((error: unknown) => options.onError?.(error));
-  }, options.intervalMs ?? 60_000);
+  const sweepOnce = () => target.tasks.sweepLostTasks();
+  const timers = [
+    setInterval(() => {
+      runOnce().catch((error: unknown) => options.onError?.(error));
+    }, options.intervalMs ?? 60_000),
+    // Every replica sweeps: each task's end is a conditional step, so one sweeper wins it.
+    setInterval(() => {
+      sweepOnce().catch((error: unknown) => options.onError?.(error));
+    }, options.sweepIntervalMs ?? target.sweepIntervalMs),
+  ];
   // Retention alone does not keep a process alive.
-  timer.unref();
-  return { runOnce, stop: () => clearInterval(timer) };
+  for (const timer of timers) timer.unref();
+  return {
+    runOnce,
+    sweepOnce,
+    stop: () => {
+      for (const timer of timers) clearInterval(timer);
+    },
+  };
 }

@@ -10,6 +10,8 @@ export interface TaskSql {
   readonly list: string;
   readonly deleteExpired: { name: string; text: string };
   readonly changedSince: { name: string; text: string };
+  readonly renewLeases: { name: string; text: string };
+  readonly lostTasks: { name: string; text: string };
 }
 
 /** The task store's SQL for a schema. */
@@ -25,8 +27,9 @@ export function taskSql(schema: string): TaskSql {
       'create',
       `WITH created AS (
   INSERT INTO ${s}.tasks (id, context_id, agent_name, status, input, messages, artifacts, metadata,
-    created_at, updated_at, seq, earliest_after, retain_ms)
-  VALUES ($1, $2, $3, $4, $5, $6::json, '[]', $7::json, $8, $8, $9::integer, $10::integer, $11)
+    created_at, updated_at, seq, earliest_after, retain_ms, lease_owner, lease_expires_at)
+  VALUES ($1, $2, $3, $4, $5, $6::json, '[]', $7::json, $8, $8, $9::integer, $10::integer, $11,
+    $15::text, $16::timestamptz)
   ON CONFLICT (id) DO NOTHING
   RETURNING id
 ), logged AS (
@@ -48,7 +51,8 @@ SELECT pg_notify($13, $14) FROM created`,
     messages = coalesce($10::json, messages),
     artifacts = coalesce($11::json, artifacts),
     updated_at = $12, seq = $13::integer, earliest_after = $14::integer,
-    expires_at = coalesce($15::timestamptz, expires_at)
+    expires_at = coalesce($15::timestamptz, expires_at),
+    lease_owner = $21::text, lease_expires_at = $22::timestamptz
   WHERE id = $1 AND seq = $2::integer
   RETURNING id
 ), logged AS (
@@ -80,6 +84,16 @@ ORDER BY sequence DESC LIMIT $6`,
     changedSince: named(
       'changed-since',
       `SELECT id, seq FROM ${s}.tasks WHERE updated_at >= $1 ORDER BY updated_at DESC LIMIT $2`,
+    ),
+    // Not a step: a renewal changes no seq, so it never makes a step read the task again.
+    renewLeases: named(
+      'renew-leases',
+      `UPDATE ${s}.tasks SET lease_expires_at = $3
+WHERE id = ANY($1::text[]) AND lease_owner = $2 AND status = 'working'`,
+    ),
+    lostTasks: named(
+      'lost-tasks',
+      `SELECT id FROM ${s}.tasks WHERE status = 'working' AND lease_expires_at < $1 LIMIT 100`,
     ),
   };
 }

@@ -13,6 +13,23 @@ export interface StoreState {
   readonly ttlMs: number;
   readonly maxEvents: number;
   readonly listeners: Set<TaskListener>;
+  /** How long a lease on a working task lasts without being renewed. */
+  readonly leaseMs: number;
+  /** The working tasks this store's process runs: it renews their leases. */
+  readonly leased: Set<string>;
+}
+
+/**
+ * The lease a step leaves on a task: this store's, when the task is working after it (the
+ * process that moved it there, or appends to it, runs it), else none; the leased set follows.
+ */
+export function leaseOf(state: StoreState, task: Task, at: number): [string | null, Date | null] {
+  if (task.status !== 'working') {
+    state.leased.delete(task.id);
+    return [null, null];
+  }
+  state.leased.add(task.id);
+  return [state.instance, new Date(at + state.leaseMs)];
 }
 
 /** The events of a change relayed from another process: none. */

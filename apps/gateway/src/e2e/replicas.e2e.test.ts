@@ -15,10 +15,10 @@ const schemas: string[] = [];
 const start = gatewayProcesses();
 
 /** A config of its own schema (dropped after the file), on `database`. */
-function configOf(database: URL): { source: string; schema: string } {
+function configOf(database: URL, leaseMs?: number): { source: string; schema: string } {
   const schema = `replicas_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
   schemas.push(schema);
-  const store = { postgres: { url: database.href, schema } };
+  const store = { postgres: { url: database.href, schema, ...(leaseMs && { leaseMs }) } };
   return { source: `export default ${JSON.stringify({ store })};\n`, schema };
 }
 
@@ -151,6 +151,33 @@ describe('replicas on one PostgreSQL database', () => {
         status: 'completed',
         output: 'Booked a table for 3 at 19:00.',
       });
+    });
+  });
+});
+
+describe('a replica killed while it runs a task', () => {
+  it('leaves the task to end failed worker_lost once its lease runs out, seen through B', async () => {
+    const { source } = configOf(DATABASE, 1_000);
+    await withConfigFile(source, async (file) => {
+      const [a, b] = await Promise.all([start(['--config', file]), start(['--config', file])]);
+      const created = await post(a.url, '/agents/ticker/tasks', { input: '1000 every 50ms' });
+      const { id } = created.task as Task;
+      let killedAt = 0;
+      const events = await readEvents(
+        await fetch(`${b.url}/agents/ticker/tasks/${id}/events?lastEventId=0`),
+        (event) => {
+          if (event.event === 'text-delta' && killedAt === 0) {
+            killedAt = Date.now();
+            a.child.kill('SIGKILL');
+          }
+        },
+      );
+      const end = JSON.parse(events.at(-1)?.data ?? '{}');
+      expect(end).toMatchObject({ status: 'failed', error: { code: 'worker_lost' } });
+      // Within a lease and a sweep of the kill, give or take a renewal.
+      expect(Date.now() - killedAt).toBeLessThan(5_000);
+      const read = await get(b.url, `/agents/ticker/tasks/${id}`);
+      expect(read.task).toMatchObject({ status: 'failed', error: { code: 'worker_lost' } });
     });
   });
 });

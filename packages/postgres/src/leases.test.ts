@@ -1,0 +1,66 @@
+import { createTaskRunner, defineAgent } from '@agentport/core';
+import { describe, expect, it, vi } from 'vitest';
+import { randomSchema, useStores } from './test-support/database.ts';
+
+const makeStores = useStores();
+
+const newTask = (id: string) => ({ id, agentName: 'echo', input: 'hi', metadata: {} });
+
+describe('leases on working tasks', () => {
+  it('ends worker_lost a task whose replica stopped renewing its lease, and only then', async () => {
+    const schema = randomSchema();
+    const a = await makeStores({ schema, leaseMs: 300 });
+    const b = await makeStores({ schema, leaseMs: 300 });
+    await a.tasks.create(newTask('alive'));
+    await a.tasks.update('alive', { status: 'working' }, { expectedStatus: 'submitted' });
+    await a.tasks.create(newTask('orphan'));
+    await a.tasks.update('orphan', { status: 'working' }, { expectedStatus: 'submitted' });
+    // Its replica renews the lease of a task it runs: a sweep well past one lease finds none.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(await b.tasks.sweepLostTasks()).toEqual([]);
+    // A replica that dies renews nothing: here, its lease on 'orphan' is taken as stopped.
+    await a.pool.query(`UPDATE "${schema}".tasks SET lease_owner = 'dead' WHERE id = 'orphan'`);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await b.tasks.sweepLostTasks()).toEqual(['orphan']);
+    expect(await b.tasks.get('orphan')).toMatchObject({
+      status: 'failed',
+      error: { code: 'worker_lost' },
+    });
+    expect((await b.tasks.get('alive'))?.status).toBe('working');
+    // A task that ends or pauses is leased by no one.
+    await a.tasks.update(
+      'alive',
+      { status: 'completed', output: 'x' },
+      { expectedStatus: 'working' },
+    );
+    const { rows } = await a.pool.query(
+      `SELECT lease_owner FROM "${schema}".tasks WHERE id = 'alive'`,
+    );
+    expect(rows[0].lease_owner).toBeNull();
+  });
+
+  it("ends worker_lost, through another replica's sweep, the task of a runner whose process is gone", async () => {
+    const schema = randomSchema();
+    const a = await makeStores({ schema, leaseMs: 300 });
+    const b = await makeStores({ schema, leaseMs: 300 });
+    const agent = defineAgent({
+      name: 'echo',
+      async *run(_input, context) {
+        yield { type: 'text-delta', delta: 'started' };
+        await new Promise((resolve) => context.signal.addEventListener('abort', resolve));
+      },
+    });
+    const runner = createTaskRunner({ agent, store: a.tasks, conversations: a.conversations });
+    const task = await runner.submit('go');
+    await vi.waitFor(async () => expect((await b.tasks.get(task.id))?.output).toBe('started'));
+    // The process stops: its store renews nothing more (its runner is left as a dead one is).
+    await a.tasks.close();
+    const retention = b.startRetention({ sweepIntervalMs: 100 });
+    await vi.waitFor(
+      async () => expect((await b.tasks.get(task.id))?.error?.code).toBe('worker_lost'),
+      { timeout: 3_000 },
+    );
+    retention.stop();
+    await runner.close();
+  });
+});
