@@ -11,6 +11,8 @@ export class RunSlots {
   readonly #maxConcurrency: number;
   readonly #run: SlotRun;
   readonly #queue: string[] = [];
+  /** The ids in the queue, to find one at once. */
+  readonly #queued = new Set<string>();
   readonly #running = new Map<string, AbortController>();
   #active = 0;
 
@@ -19,10 +21,17 @@ export class RunSlots {
     this.#run = run;
   }
 
-  /** Queues a task and starts whatever fits. */
+  /** Queues a task and starts whatever fits; one already queued or running here is left as it is. */
   start(id: string): void {
+    if (this.#running.has(id) || this.#queued.has(id)) return;
     this.#queue.push(id);
+    this.#queued.add(id);
     this.#pump();
+  }
+
+  /** How many more tasks would start at once: the free slots, less what the queue holds. */
+  room(): number {
+    return this.#maxConcurrency - this.#active - this.#queue.length;
   }
 
   /**
@@ -32,8 +41,8 @@ export class RunSlots {
   canceled(id: string): void {
     const controller = this.#running.get(id);
     if (controller !== undefined) this.#release(id, controller);
-    const queued = this.#queue.indexOf(id);
-    if (queued !== -1) this.#queue.splice(queued, 1);
+    if (!this.#queued.delete(id)) return;
+    this.#queue.splice(this.#queue.indexOf(id), 1);
   }
 
   /** A run is over: frees its slot (unless a cancel freed it already) and starts the next. */
@@ -45,6 +54,7 @@ export class RunSlots {
   drain(): string[] {
     const ids = [...this.#queue, ...this.#running.keys()];
     this.#queue.length = 0;
+    this.#queued.clear();
     return ids;
   }
 
@@ -70,6 +80,7 @@ export class RunSlots {
   #pump(): void {
     while (this.#active < this.#maxConcurrency && this.#queue.length > 0) {
       const id = this.#queue.shift() as string;
+      this.#queued.delete(id);
       this.#active += 1;
       const controller = new AbortController();
       this.#running.set(id, controller);

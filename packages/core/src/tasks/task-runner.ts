@@ -3,6 +3,7 @@ import type { ConversationStore } from '../conversations/conversation-store.ts';
 import { createMemoryConversationStore } from '../conversations/memory-conversation-store.ts';
 import { TaskNotFoundError } from '../errors/task-not-found-error.ts';
 import type { Message } from '../message.ts';
+import { type Claims, startClaims } from './claims.ts';
 import { type ConverseOptions, converseTurn, type TurnResult } from './converse.ts';
 import { followEvents, type TaskFollowOptions } from './follow-events.ts';
 import { createMemoryTaskStore } from './memory-task-store.ts';
@@ -39,6 +40,14 @@ export interface TaskRunnerOptions {
   conversations?: ConversationStore;
   /** How many earlier messages of its conversation a run is handed at most, the newest (default 100). */
   maxHistory?: number;
+  /**
+   * Whether it also runs the agent's tasks other runners left `submitted` in a shared store (a
+   * store of several processes): while it has free slots it takes them, at start, as a slot
+   * frees, as another process submits one, and every `claimIntervalMs`. Default false.
+   */
+  claimTasks?: boolean;
+  /** How often a runner that claims tasks looks for them, in milliseconds (default 1,000). */
+  claimIntervalMs?: number;
 }
 
 /** Options of {@link TaskRunner.wait} and {@link TaskRunner.watch}. */
@@ -155,15 +164,21 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
   const shared = sharedOf(options);
   const { agent, store, conversations } = shared;
   const watchers = new TaskWatchers();
+  let claims: Claims | undefined;
   const slots = new RunSlots(options.maxConcurrency ?? 16, (id, controller, running) =>
-    runTask(shared, id, controller, running),
+    runTask(shared, id, controller, running).finally(() => claims?.poll()),
   );
   const unsubscribe = store.subscribe((task, events) => {
     if (task.agentName !== agent.name) return;
     // Whichever process canceled it, the agent running it here stops now and frees its slot.
     if (task.status === 'canceled') slots.canceled(task.id);
     watchers.notify(task, events);
+    // A store relays another process's change without its events (see TaskStore.subscribe).
+    claims?.offer(task, events.length === 0);
   });
+  if (options.claimTasks === true) {
+    claims = startClaims(store, agent.name, slots, options.claimIntervalMs ?? 1_000);
+  }
 
   async function get(id: string): Promise<Task> {
     const task = await store.get(id);
@@ -228,7 +243,10 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       return followEvents(runnerSource(id, store, get, watchers), followOptions);
     },
 
-    close: () => closeRunner(store, slots, watchers, unsubscribe),
+    close: () => {
+      claims?.stop();
+      return closeRunner(store, slots, watchers, unsubscribe);
+    },
   };
 }
 
