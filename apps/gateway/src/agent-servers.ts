@@ -28,6 +28,8 @@ export interface AgentServersOptions {
   conversations?: ConversationStore | undefined;
   /** Where every surface keeps its tasks and their logs (default a new in-memory store). */
   store?: TaskStore | undefined;
+  /** Whether the A2A runners also run the tasks other gateways left submitted in that store. */
+  claimTasks?: boolean | undefined;
   version?: string | undefined;
   a2aReplyWith?: 'task' | 'message' | undefined;
   /** Aborted on shutdown: ends the compat surface's open run streams. */
@@ -117,6 +119,7 @@ export function createAgentServers(
       maxBodyBytes,
       ...concurrency,
       ...heartbeat,
+      ...(options.claimTasks === true && { claimTasks: true }),
     });
     const sdk = createA2ASdkServer({
       agent,

@@ -66,6 +66,11 @@ export interface GatewayOptions {
    * while it resolves false.
    */
   storesReady?: () => Promise<boolean>;
+  /**
+   * Whether each agent's A2A runner also runs the tasks other gateways left `submitted` in a
+   * shared `store` while it has free slots (default false; `agentport serve` on a database: true).
+   */
+  claimTasks?: boolean;
   version?: string;
   /**
    * How the official SDK surface answers a blocking SendMessage that starts a new task: `'task'`
@@ -171,6 +176,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     rejoinGraceMs: options.rejoinGraceMs,
     conversations: options.conversations,
     store: options.store,
+    claimTasks: options.claimTasks,
     version: options.version,
     a2aReplyWith: options.a2aReplyWith,
     shutdownSignal: closing.signal,

@@ -10,7 +10,7 @@ import type { GatewayOptions } from './gateway.ts';
 
 /** The durable stores `serve` runs on, and what the gateway is given of them. */
 export interface ServeStores {
-  readonly options: Pick<GatewayOptions, 'store' | 'conversations' | 'storesReady'>;
+  readonly options: Pick<GatewayOptions, 'store' | 'conversations' | 'storesReady' | 'claimTasks'>;
   /** Stops their retention and closes their pool. */
   close(): Promise<void>;
 }
@@ -104,6 +104,8 @@ export async function openServeStores(
       store: stores.tasks,
       conversations: stores.conversations,
       storesReady: () => stores.ready(),
+      // Replicas share one queue: one at its limit leaves tasks for the others.
+      claimTasks: true,
     },
     async close() {
       retention.stop();

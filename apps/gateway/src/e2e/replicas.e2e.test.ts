@@ -15,11 +15,15 @@ const schemas: string[] = [];
 const start = gatewayProcesses();
 
 /** A config of its own schema (dropped after the file), on `database`. */
-function configOf(database: URL, leaseMs?: number): { source: string; schema: string } {
+function configOf(
+  database: URL,
+  leaseMs?: number,
+  extra: Record<string, unknown> = {},
+): { source: string; schema: string } {
   const schema = `replicas_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
   schemas.push(schema);
   const store = { postgres: { url: database.href, schema, ...(leaseMs && { leaseMs }) } };
-  return { source: `export default ${JSON.stringify({ store })};\n`, schema };
+  return { source: `export default ${JSON.stringify({ store, ...extra })};\n`, schema };
 }
 
 afterAll(async () => {
@@ -151,6 +155,30 @@ describe('replicas on one PostgreSQL database', () => {
         status: 'completed',
         output: 'Booked a table for 3 at 19:00.',
       });
+    });
+  });
+});
+
+describe('a queue spread over replicas', () => {
+  it('leaves the tasks of a replica at its limit to another with free slots', async () => {
+    const { source } = configOf(DATABASE, undefined, { maxConcurrency: 2 });
+    await withConfigFile(source, async (file) => {
+      const [a, b] = await Promise.all([start(['--config', file]), start(['--config', file])]);
+      const ids: string[] = [];
+      for (let index = 0; index < 4; index += 1) {
+        ids.push((await post(a.url, '/agents/ticker/tasks', { input: '1000 every 50ms' })).task.id);
+      }
+      // A runs two at once; the other two start only because B takes them.
+      const statuses = () =>
+        Promise.all(
+          ids.map(async (id) => (await get(b.url, `/agents/ticker/tasks/${id}`)).task.status),
+        );
+      const all = await eventually(statuses, (seen) =>
+        seen.every((status) => status === 'working'),
+      );
+      expect(all).toEqual(['working', 'working', 'working', 'working']);
+      for (const id of ids) await post(b.url, `/agents/ticker/tasks/${id}/cancel`);
+      expect(await statuses()).toEqual(['canceled', 'canceled', 'canceled', 'canceled']);
     });
   });
 });

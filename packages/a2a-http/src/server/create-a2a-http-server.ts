@@ -41,6 +41,11 @@ export interface A2AHttpServerOptions {
   /** How many tasks run at once; the rest wait in `submitted` (default 16). */
   maxConcurrency?: number;
   /**
+   * Whether its runner also runs the tasks that other servers' runners left `submitted` in the
+   * shared `store` (core's `claimTasks`; default false): replicas on one database spread a queue.
+   */
+  claimTasks?: boolean;
+  /**
    * Where conversations live, by `contextId` (default: a new in-memory store); share one, with
    * the task store, for the conversations of every surface and replica.
    */
@@ -157,6 +162,7 @@ export function createA2AHttpServer(options: A2AHttpServerOptions): A2AHttpServe
     ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
     ...(options.conversations === undefined ? {} : { conversations: options.conversations }),
     ...(options.maxHistory === undefined ? {} : { maxHistory: options.maxHistory }),
+    ...(options.claimTasks === undefined ? {} : { claimTasks: options.claimTasks }),
   });
   const refusing = new AbortController();
   const closing = new AbortController();

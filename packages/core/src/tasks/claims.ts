@@ -1,21 +1,19 @@
 import type { RunSlots } from './run-slots.ts';
-import type { Task } from './task.ts';
 import type { TaskStore } from './task-store.ts';
 
 /** How a runner takes submitted tasks other runners left waiting in a shared store. */
 export interface Claims {
   /** Looks for submitted tasks of the agent and starts as many as there are free slots. */
   poll(): void;
-  /** A change relayed from another process: a task it submitted is taken if a slot is free. */
-  offer(task: Task, relayed: boolean): void;
   stop(): void;
 }
 
 /**
  * Claims for a runner of `agentName`: a task's start is a conditional step (`submitted` to
  * `working`), so of the runners that try it exactly one runs it and the others skip it; no lock
- * is held. Polls every `intervalMs`, as a slot frees and at once; a task another process
- * submits is offered as its change is relayed.
+ * is held. Polls every `intervalMs`, as a slot frees and at once. A task another process submits
+ * is not taken as its change is relayed: that process, which starts it at once when it has a
+ * slot, would lose the race as often as not; only what waits past a poll is shared.
  */
 export function startClaims(
   store: TaskStore,
@@ -46,9 +44,6 @@ export function startClaims(
   poll();
   return {
     poll,
-    offer(task, relayed) {
-      if (relayed && task.status === 'submitted' && slots.room() > 0) slots.start(task.id);
-    },
     stop() {
       stopped = true;
       clearInterval(timer);

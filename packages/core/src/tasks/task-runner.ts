@@ -43,7 +43,7 @@ export interface TaskRunnerOptions {
   /**
    * Whether it also runs the agent's tasks other runners left `submitted` in a shared store (a
    * store of several processes): while it has free slots it takes them, at start, as a slot
-   * frees, as another process submits one, and every `claimIntervalMs`. Default false.
+   * frees and every `claimIntervalMs`. Default false.
    */
   claimTasks?: boolean;
   /** How often a runner that claims tasks looks for them, in milliseconds (default 1,000). */
@@ -173,8 +173,6 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     // Whichever process canceled it, the agent running it here stops now and frees its slot.
     if (task.status === 'canceled') slots.canceled(task.id);
     watchers.notify(task, events);
-    // A store relays another process's change without its events (see TaskStore.subscribe).
-    claims?.offer(task, events.length === 0);
   });
   if (options.claimTasks === true) {
     claims = startClaims(store, agent.name, slots, options.claimIntervalMs ?? 1_000);
