@@ -93,6 +93,39 @@ describe('replicas on one PostgreSQL database', () => {
     });
   });
 
+  it('rejoins through B a REST stream and a compat stream that A runs', async () => {
+    const { source } = configOf(DATABASE);
+    await withConfigFile(source, async (file) => {
+      const [a, b] = await Promise.all([start(['--config', file]), start(['--config', file])]);
+      for (const [path, body] of [
+        ['/agents/ticker/stream', { input: '5 every 100ms' }],
+        ['/compat/runs', { agent_name: 'ticker', input: '5 every 100ms', stream: true }],
+      ] as const) {
+        const controller = new AbortController();
+        const first = await fetch(`${a.url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+          signal: controller.signal,
+        });
+        const location = first.headers.get('content-location') as string;
+        let lastId = '';
+        await readEvents(first, (event) => {
+          lastId = event.id ?? lastId;
+          if (event.event === 'text-delta') controller.abort();
+        }).catch(() => undefined);
+        const rest = await readEvents(
+          await fetch(`${b.url}${location}`, { headers: { 'last-event-id': lastId } }),
+        );
+        expect(Number(rest[0]?.id)).toBe(Number(lastId) + 1);
+        expect(rest.at(-1)?.event).toBe('done');
+        expect(JSON.parse(rest.at(-1)?.data ?? '{}').output).toBe(
+          'tick 1\ntick 2\ntick 3\ntick 4\ntick 5',
+        );
+      }
+    });
+  });
+
   it('streams through B, with the official client, a task A runs', async () => {
     const { source } = configOf(DATABASE);
     await withConfigFile(source, async (file) => {
