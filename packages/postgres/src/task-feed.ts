@@ -35,13 +35,31 @@ function literal(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;
 }
 
+/** Makes a connection LISTEN on the channel, its notifications relayed, its loss reported. */
+async function listenOn(
+  held: PoolClient,
+  options: TaskFeedOptions,
+  lose: (error?: unknown) => void,
+): Promise<void> {
+  const { channel } = options;
+  held.on('error', lose);
+  held.on('end', () => lose());
+  held.on('notification', (message) => {
+    if (message.channel === channel && message.payload !== undefined) {
+      options.onPayload(message.payload);
+    }
+  });
+  await held.query(`SET application_name = ${literal(options.applicationName)}`);
+  await held.query(`LISTEN "${channel}"`);
+}
+
 /**
  * Creates the feed of a store's notifications: a connection checked out of the pool that LISTENs
  * on the schema's channel, made again by itself (100 ms, then doubling to 5 s between tries)
  * when it drops or cannot be made; its errors never reach the process.
  */
 export function createTaskFeed(options: TaskFeedOptions): TaskFeed {
-  const { pool, channel } = options;
+  const { pool } = options;
   let started = false;
   let closed = false;
   let client: PoolClient | undefined;
@@ -80,15 +98,7 @@ export function createTaskFeed(options: TaskFeedOptions): TaskFeed {
     };
     try {
       held = await pool.connect();
-      held.on('error', lose);
-      held.on('end', () => lose());
-      held.on('notification', (message) => {
-        if (message.channel === channel && message.payload !== undefined) {
-          options.onPayload(message.payload);
-        }
-      });
-      await held.query(`SET application_name = ${literal(options.applicationName)}`);
-      await held.query(`LISTEN "${channel}"`);
+      await listenOn(held, options, lose);
       if (closed) {
         lose();
         return false;

@@ -85,6 +85,16 @@ ORDER BY sequence DESC LIMIT $6`,
       'changed-since',
       `SELECT id, seq FROM ${s}.tasks WHERE updated_at >= $1 ORDER BY updated_at DESC LIMIT $2`,
     ),
+    ...leaseSql(s, named),
+  };
+}
+
+/** The statements of the leases on working tasks (see the README, "Leases"). */
+function leaseSql(
+  s: string,
+  named: (name: string, text: string) => { name: string; text: string },
+): Pick<TaskSql, 'renewLeases' | 'lostTasks'> {
+  return {
     // Not a step: a renewal changes no seq, so it never makes a step read the task again.
     renewLeases: named(
       'renew-leases',

@@ -164,19 +164,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
   const shared = sharedOf(options);
   const { agent, store, conversations } = shared;
   const watchers = new TaskWatchers();
-  let claims: Claims | undefined;
-  const slots = new RunSlots(options.maxConcurrency ?? 16, (id, controller, running) =>
-    runTask(shared, id, controller, running).finally(() => claims?.poll()),
-  );
-  const unsubscribe = store.subscribe((task, events) => {
-    if (task.agentName !== agent.name) return;
-    // Whichever process canceled it, the agent running it here stops now and frees its slot.
-    if (task.status === 'canceled') slots.canceled(task.id);
-    watchers.notify(task, events);
-  });
-  if (options.claimTasks === true) {
-    claims = startClaims(store, agent.name, slots, options.claimIntervalMs ?? 1_000);
-  }
+  const { slots, claims, unsubscribe } = runSlotsOf(shared, options, watchers);
 
   async function get(id: string): Promise<Task> {
     const task = await store.get(id);
@@ -246,6 +234,32 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       return closeRunner(store, slots, watchers, unsubscribe);
     },
   };
+}
+
+/**
+ * A runner's run slots, listening to its store (a cancel from any process frees a slot, every
+ * change reaches the watchers), and its claims when it takes other runners' submitted tasks.
+ */
+function runSlotsOf(
+  shared: RunShared,
+  options: TaskRunnerOptions,
+  watchers: TaskWatchers,
+): { slots: RunSlots; claims: Claims | undefined; unsubscribe: () => void } {
+  const { agent, store } = shared;
+  let claims: Claims | undefined;
+  const slots = new RunSlots(options.maxConcurrency ?? 16, (id, controller, running) =>
+    runTask(shared, id, controller, running).finally(() => claims?.poll()),
+  );
+  const unsubscribe = store.subscribe((task, events) => {
+    if (task.agentName !== agent.name) return;
+    // Whichever process canceled it, the agent running it here stops now and frees its slot.
+    if (task.status === 'canceled') slots.canceled(task.id);
+    watchers.notify(task, events);
+  });
+  if (options.claimTasks === true) {
+    claims = startClaims(store, agent.name, slots, options.claimIntervalMs ?? 1_000);
+  }
+  return { slots, claims, unsubscribe };
 }
 
 /** What every run of a runner shares, from its options. */
