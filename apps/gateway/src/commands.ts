@@ -199,7 +199,13 @@ export async function serve(config: GatewayConfig, flags: ServeFlags): Promise<n
   const waiting = new AbortController();
   const stopWaiting = () => waiting.abort();
   process.once('SIGINT', stopWaiting).once('SIGTERM', stopWaiting);
-  const stores = await openServeStores(config, logger, waiting.signal);
+  const retried = resolved.agents.filter((agent) => agent.retrySafe === true);
+  const stores = await openServeStores(
+    config,
+    logger,
+    waiting.signal,
+    retried.map((agent) => agent.name),
+  );
   process.off('SIGINT', stopWaiting).off('SIGTERM', stopWaiting);
   if (waiting.signal.aborted) return INTERRUPTED;
   const context: ServeContext = { config, flags, settings, resolved, logger, stores };

@@ -75,13 +75,15 @@ async function migrateWhenReachable(
 
 /**
  * Opens the stores of a config that names a database: migrated before anything is served,
- * retention run every minute (by one replica at a time), readiness from the database. Resolves
+ * retention run every minute (by one replica at a time), readiness from the database; the lost
+ * tasks of the `retried` agents (retry-safe ones) are left for the runners to run again. Resolves
  * undefined for the in-memory default, or when `signal` aborted before the database answered.
  */
 export async function openServeStores(
   config: GatewayConfig,
   logger: Logger,
   signal: AbortSignal,
+  retried: readonly string[] = [],
 ): Promise<ServeStores | undefined> {
   const postgres = postgresConfigOf(config);
   if (postgres === undefined) return undefined;
@@ -96,6 +98,8 @@ export async function openServeStores(
   }
   const retention = stores.startRetention({
     intervalMs: RETENTION_INTERVAL_MS,
+    // Their lost tasks are run again by a replica's runner instead of ended `worker_lost`.
+    retried,
     onError: (error) =>
       logger.warn({ code: (error as { code?: string }).code }, 'retention run failed'),
   });

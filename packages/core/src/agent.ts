@@ -39,6 +39,12 @@ export interface Agent {
   /** The media types of the parts it answers with (default `text/plain` and `application/json`). */
   readonly outputModes?: readonly string[];
   /**
+   * Whether a run may be made again from the start when the process running it died before it
+   * ended (it has no effect that a second run would repeat harmfully): a runner that claims tasks
+   * then takes such a task over instead of leaving it to fail `worker_lost`. Default false.
+   */
+  readonly retrySafe?: boolean;
+  /**
    * Runs the agent to completion and resolves with its final output; rejects with an
    * InputRequiredError when the run pauses for its caller.
    */

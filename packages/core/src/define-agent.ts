@@ -59,6 +59,8 @@ export interface AgentDefinition {
   inputModes?: readonly string[];
   /** The media types of the parts it answers with, for cards. */
   outputModes?: readonly string[];
+  /** Whether a run lost with its process may be made again (see `Agent.retrySafe`). */
+  retrySafe?: boolean;
   /**
    * Yields progress events; a returned string is the output, a returned `inputRequired(...)`
    * pauses the run for its caller, anything else makes the output its text deltas joined.
@@ -101,6 +103,7 @@ export function defineAgent(definition: AgentDefinition): Agent {
     ...(definition.model === undefined ? {} : { model: definition.model }),
     ...(definition.inputModes === undefined ? {} : { inputModes: [...definition.inputModes] }),
     ...(definition.outputModes === undefined ? {} : { outputModes: [...definition.outputModes] }),
+    ...(definition.retrySafe === true && { retrySafe: true }),
     tools,
     handoffs,
     invoke: (input, options) => outputOf(agent.stream(input, options), name),

@@ -195,3 +195,20 @@ describe('observeFailures', () => {
     expect((await collect(wrapped.stream('x'))).at(-1)).toMatchObject({ type: 'error' });
   });
 });
+
+describe('retry-safe agents', () => {
+  it('keep retrySafe through defineAgent and observeFailures, absent unless declared', () => {
+    const safe = defineAgent({
+      name: 'safe',
+      retrySafe: true,
+      async *run() {
+        yield { type: 'text-delta', delta: 'x' };
+      },
+    });
+    expect(safe.retrySafe).toBe(true);
+    expect(observeFailures(safe, () => undefined).retrySafe).toBe(true);
+    const plain = defineAgent({ name: 'plain', async *run() {} });
+    expect(plain.retrySafe).toBeUndefined();
+    expect(observeFailures(plain, () => undefined).retrySafe).toBeUndefined();
+  });
+});

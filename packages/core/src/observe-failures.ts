@@ -93,6 +93,7 @@ function observed(
     ...(agent.model === undefined ? {} : { model: agent.model }),
     ...(agent.inputModes === undefined ? {} : { inputModes: agent.inputModes }),
     ...(agent.outputModes === undefined ? {} : { outputModes: agent.outputModes }),
+    ...(agent.retrySafe === true && { retrySafe: true }),
     tools: agent.tools,
     handoffs,
     invoke(input: AgentInput, options?: AgentRunOptions): Promise<string> {

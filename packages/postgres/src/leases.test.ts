@@ -64,3 +64,46 @@ describe('leases on working tasks', () => {
     await runner.close();
   });
 });
+
+describe('a retry-safe agent', () => {
+  it('has a task lost with its replica run again from the start by another, not ended', async () => {
+    const schema = randomSchema();
+    const a = await makeStores({ schema, leaseMs: 300 });
+    const b = await makeStores({ schema, leaseMs: 300 });
+    let runs = 0;
+    const agent = defineAgent({
+      name: 'echo',
+      retrySafe: true,
+      async *run(input, context) {
+        runs += 1;
+        if (runs === 1) {
+          yield { type: 'text-delta', delta: 'half' };
+          await new Promise((resolve) => context.signal.addEventListener('abort', resolve));
+          return;
+        }
+        yield { type: 'text-delta', delta: `all of ${input}` };
+      },
+    });
+    const first = createTaskRunner({ agent, store: a.tasks, conversations: a.conversations });
+    const task = await first.submit('it');
+    await vi.waitFor(async () => expect((await b.tasks.get(task.id))?.output).toBe('half'));
+    await a.tasks.close();
+    // Every replica's sweep leaves it to the runners of its agent.
+    const retention = b.startRetention({ sweepIntervalMs: 50, retried: ['echo'] });
+    const second = createTaskRunner({
+      agent,
+      store: b.tasks,
+      conversations: b.conversations,
+      claimTasks: true,
+      claimIntervalMs: 50,
+    });
+    await vi.waitFor(
+      async () => expect(await b.tasks.get(task.id)).toMatchObject({ status: 'completed' }),
+      { timeout: 3_000 },
+    );
+    expect((await b.tasks.get(task.id))?.output).toBe('all of it');
+    expect(runs).toBe(2);
+    retention.stop();
+    await Promise.all([first.close(), second.close()]);
+  });
+});

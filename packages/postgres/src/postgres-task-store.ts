@@ -64,9 +64,12 @@ export interface PostgresTaskStore extends TaskStore {
   feedReady(): Promise<boolean>;
   /**
    * Ends `failed` (code `worker_lost`) the working tasks whose lease ran out: the process running
-   * them stopped renewing it (it died). Resolves with their ids.
+   * them stopped renewing it (it died). Those of the agents in `except` (retry-safe ones, which
+   * a runner takes over with `takeOverLost`) are left. Resolves with their ids.
    */
-  sweepLostTasks(): Promise<string[]>;
+  sweepLostTasks(options?: { except?: readonly string[] }): Promise<string[]>;
+  /** Takes over lost working tasks of an agent for this process (see core's `TaskStore.takeOverLost`). */
+  takeOverLost(agentName: string, limit: number): Promise<string[]>;
   /** Stops listening for other processes' changes and renewing leases (the pool stays open). */
   close(): Promise<void>;
 }
@@ -80,6 +83,38 @@ const WORKER_LOST = {
   message: 'The replica running the task stopped before it ended',
 };
 
+/**
+ * Takes over lost working tasks of an agent (see `TaskStore.takeOverLost`): leased to this store
+ * in one statement, then each one's output cleared by an ordinary step (logged as working).
+ */
+async function takeOverLost(
+  state: StoreState,
+  agentName: string,
+  limit: number,
+): Promise<string[]> {
+  const at = state.now();
+  const { rows } = await unavailableOr(() =>
+    state.pool.query<{ id: string }>({
+      ...state.sql.takeOverLost,
+      values: [agentName, limit, state.instance, new Date(at + state.leaseMs), new Date(at)],
+    }),
+  );
+  const taken: string[] = [];
+  for (const { id } of rows) {
+    state.leased.add(id);
+    try {
+      await updateTask(state, id, { status: 'working', output: '' }, { expectedStatus: 'working' });
+      taken.push(id);
+    } catch (error) {
+      // Canceled meanwhile: nothing to run again.
+      if (!(error instanceof TaskConflictError) && !(error instanceof InvalidTransitionError)) {
+        throw error;
+      }
+    }
+  }
+  return taken;
+}
+
 /** Renews the leases of the working tasks this store's process runs. */
 async function renewLeases(state: StoreState): Promise<void> {
   if (state.leased.size === 0) return;
@@ -89,13 +124,20 @@ async function renewLeases(state: StoreState): Promise<void> {
   });
 }
 
-/** Ends `worker_lost` the working tasks whose lease ran out; their ids. */
-async function sweepLostTasks(state: StoreState): Promise<string[]> {
+/** Ends `worker_lost` the working tasks whose lease ran out, but those of `retried` agents; their ids. */
+async function sweepLostTasks(
+  state: StoreState,
+  retried: ReadonlySet<string> = new Set(),
+): Promise<string[]> {
   const { rows } = await unavailableOr(() =>
-    state.pool.query<{ id: string }>({ ...state.sql.lostTasks, values: [new Date(state.now())] }),
+    state.pool.query<{ id: string; agent_name: string }>({
+      ...state.sql.lostTasks,
+      values: [new Date(state.now())],
+    }),
   );
   const ended: string[] = [];
-  for (const { id } of rows) {
+  for (const { id, agent_name: agentName } of rows) {
+    if (retried.has(agentName)) continue;
     try {
       await updateTask(
         state,
@@ -359,7 +401,8 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Post
       };
     },
     feedReady: () => feed?.listening() ?? Promise.resolve(true),
-    sweepLostTasks: () => sweepLostTasks(state),
+    sweepLostTasks: (sweepOptions) => sweepLostTasks(state, new Set(sweepOptions?.except ?? [])),
+    takeOverLost: (agentName, limit) => takeOverLost(state, agentName, limit),
     close: async () => {
       clearInterval(renewals);
       await feed?.close();

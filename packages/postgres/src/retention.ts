@@ -10,6 +10,8 @@ export interface RetentionOptions {
    * `worker_lost` (default half the store's lease, at least 1,000).
    */
   sweepIntervalMs?: number;
+  /** The agents whose lost tasks are run again (retry-safe) rather than ended `worker_lost`. */
+  retried?: readonly string[];
   /** Called with the error of a run that failed (the database down, say); the next run tries again. */
   onError?: (error: unknown) => void;
 }
@@ -31,7 +33,9 @@ export interface Retention {
 export interface RetentionTarget {
   readonly pool: Pool;
   readonly schema: string;
-  readonly tasks: Pick<TaskStore, 'deleteExpired'> & { sweepLostTasks(): Promise<string[]> };
+  readonly tasks: Pick<TaskStore, 'deleteExpired'> & {
+    sweepLostTasks(options?: { except?: readonly string[] }): Promise<string[]>;
+  };
   /** The sweep interval when the options give none. */
   readonly sweepIntervalMs: number;
   readonly conversations: Pick<ConversationStore, 'deleteExpired'>;
@@ -65,7 +69,7 @@ export function startRetention(target: RetentionTarget, options: RetentionOption
       client.release();
     }
   };
-  const sweepOnce = () => target.tasks.sweepLostTasks();
+  const sweepOnce = () => target.tasks.sweepLostTasks({ except: options.retried ?? [] });
   const timers = [
     setInterval(() => {
       runOnce().catch((error: unknown) => options.onError?.(error));

@@ -12,6 +12,7 @@ export interface TaskSql {
   readonly changedSince: { name: string; text: string };
   readonly renewLeases: { name: string; text: string };
   readonly lostTasks: { name: string; text: string };
+  readonly takeOverLost: { name: string; text: string };
 }
 
 /** The task store's SQL for a schema. */
@@ -93,7 +94,7 @@ ORDER BY sequence DESC LIMIT $6`,
 function leaseSql(
   s: string,
   named: (name: string, text: string) => { name: string; text: string },
-): Pick<TaskSql, 'renewLeases' | 'lostTasks'> {
+): Pick<TaskSql, 'renewLeases' | 'lostTasks' | 'takeOverLost'> {
   return {
     // Not a step: a renewal changes no seq, so it never makes a step read the task again.
     renewLeases: named(
@@ -103,7 +104,19 @@ WHERE id = ANY($1::text[]) AND lease_owner = $2 AND status = 'working'`,
     ),
     lostTasks: named(
       'lost-tasks',
-      `SELECT id FROM ${s}.tasks WHERE status = 'working' AND lease_expires_at < $1 LIMIT 100`,
+      `SELECT id, agent_name FROM ${s}.tasks
+WHERE status = 'working' AND lease_expires_at < $1 LIMIT 100`,
+    ),
+    // The row locks skipped: of replicas taking over at once, each gets tasks of its own.
+    takeOverLost: named(
+      'take-over-lost',
+      `UPDATE ${s}.tasks SET lease_owner = $3, lease_expires_at = $4
+WHERE id IN (
+  SELECT id FROM ${s}.tasks
+  WHERE agent_name = $1 AND status = 'working' AND lease_expires_at < $5
+  LIMIT $2 FOR UPDATE SKIP LOCKED
+)
+RETURNING id`,
     ),
   };
 }

@@ -19,8 +19,9 @@ export function startClaims(
   store: TaskStore,
   agentName: string,
   slots: RunSlots,
-  intervalMs: number,
+  options: { intervalMs: number; retryLost: boolean; rerun: (id: string) => void },
 ): Claims {
+  const { intervalMs } = options;
   let polling = false;
   let stopped = false;
   const poll = () => {
@@ -29,10 +30,15 @@ export function startClaims(
     polling = true;
     // Newest first, as the store lists: the runner that queued a task runs its queue oldest
     // first, so every task is taken by one of them.
+    const limit = Math.min(100, room);
     store
-      .list({ agentName, status: 'submitted', limit: Math.min(100, room) })
-      .then((page) => {
+      .list({ agentName, status: 'submitted', limit })
+      .then(async (page) => {
         for (const task of page.tasks) slots.start(task.id);
+        const left = limit - page.tasks.length;
+        if (!options.retryLost || store.takeOverLost === undefined || left <= 0) return;
+        // The runs of a retry-safe agent that died with their process are made again here.
+        for (const id of await store.takeOverLost(agentName, left)) options.rerun(id);
       })
       .catch(() => undefined)
       .finally(() => {

@@ -257,7 +257,15 @@ function runSlotsOf(
     watchers.notify(task, events);
   });
   if (options.claimTasks === true) {
-    claims = startClaims(store, agent.name, slots, options.claimIntervalMs ?? 1_000);
+    claims = startClaims(store, agent.name, slots, {
+      intervalMs: options.claimIntervalMs ?? 1_000,
+      retryLost: agent.retrySafe === true,
+      rerun: (id) => {
+        // It is working already: it runs as a resumed task does, without a start.
+        shared.resuming.add(id);
+        slots.start(id);
+      },
+    });
   }
   return { slots, claims, unsubscribe };
 }

@@ -147,4 +147,11 @@ export interface TaskStore {
   deleteExpired(now?: Date): Promise<number>;
   /** Calls `listener` after every create, update and append; returns the unsubscribe function. */
   subscribe(listener: TaskListener): () => void;
+  /**
+   * For a store of several processes that leases the working tasks each one runs (optional): takes
+   * over at most `limit` working tasks of `agentName` whose lease ran out (the process running
+   * them died), leasing them to this process and clearing their output, so that its runner runs
+   * them again; their ids. Each is taken by one process only.
+   */
+  takeOverLost?(agentName: string, limit: number): Promise<string[]>;
 }
