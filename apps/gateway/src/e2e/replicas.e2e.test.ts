@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { SendMessageRequest, type StreamResponse, TaskState } from '@a2a-js/sdk';
 import type { Task } from '@agentport/core';
 import { createPostgresStores } from '@agentport/postgres';
@@ -240,6 +241,31 @@ describe('a replica killed while it runs a task', () => {
       const read = await get(b.url, `/agents/ticker/tasks/${id}`);
       expect(read.task).toMatchObject({ status: 'failed', error: { code: 'worker_lost' } });
     });
+  });
+});
+
+describe('a retry-safe agent whose replica is killed', () => {
+  it('has its task run again by another replica, which ends it', async () => {
+    const schema = `replicas_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+    schemas.push(schema);
+    const config = fileURLToPath(new URL('./fixtures/retry-safe.config.ts', import.meta.url));
+    const env = { RETRY_DATABASE_URL: DATABASE.href, RETRY_SCHEMA: schema };
+    const a = await start(['--config', config], { ...env, RETRY_ROLE: 'hang' });
+    const b = await start(['--config', config], { ...env, RETRY_ROLE: 'finish' });
+    const created = await post(a.url, '/agents/retrier/tasks', { input: 'it' });
+    const { id } = created.task as Task;
+    const half = await eventually(
+      () => get(b.url, `/agents/retrier/tasks/${id}`),
+      (answer) => answer.task.output === 'half',
+    );
+    // A runs it (a replica runs the tasks it was asked for while it has room).
+    expect(half.task).toMatchObject({ status: 'working', output: 'half' });
+    a.child.kill('SIGKILL');
+    const done = await eventually(
+      () => get(b.url, `/agents/retrier/tasks/${id}`),
+      (answer) => answer.task.status === 'completed',
+    );
+    expect(done.task).toMatchObject({ status: 'completed', output: 'all of it' });
   });
 });
 
