@@ -120,7 +120,8 @@ function rawHandler(request: IncomingMessage, response: ServerResponse): void {
   );
 }
 
-function listenOn(server: Server): Promise<number> {
+/** Listens on 127.0.0.1, a free port; resolves with it. */
+export function listenOn(server: Server): Promise<number> {
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
   );
@@ -153,7 +154,8 @@ function textOf(parts: readonly { content?: { $case: string; value: unknown } }[
 const now = () => new Date().toISOString();
 
 /** The echo agent the official way: a Task (working, one artifact, completed). */
-const taskEchoExecutor: AgentExecutor = {
+/** The SDK's echo executor answering with a Task. */
+export const taskEchoExecutor: AgentExecutor = {
   async execute(context, bus) {
     const { taskId, contextId } = context;
     const text = textOf(context.userMessage.parts);
@@ -230,7 +232,8 @@ const messageEchoExecutor: AgentExecutor = {
   async cancelTask() {},
 };
 
-function card(url: string): AgentCard {
+/** The echo agent's card at a JSON-RPC url. */
+export function card(url: string): AgentCard {
   return {
     name: 'Echo',
     description: 'Echoes its input',

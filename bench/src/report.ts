@@ -88,6 +88,15 @@ const LOAD_ROWS: [scenario: string, key: string, label: string, anchor: string][
     'Mastra Agent on @mastra/hono /api/agents/weather/stream',
     'adapters/ai-sdk-hono',
   ],
+  [
+    '8. SendMessage, Task, PostgreSQL',
+    'pg-send/sdk-express',
+    '@a2a-js/sdk on Express 5, DatabaseTaskStore',
+    '',
+  ],
+  ['', 'pg-send/gateway', 'gateway /a2a/echo/jsonrpc, PostgreSQL store', 'pg-send/sdk-express'],
+  ['8. POST /tasks?wait, PostgreSQL', 'pg-tasks/memory', 'gateway, in-memory store', ''],
+  ['', 'pg-tasks/postgres', 'gateway, PostgreSQL store', 'pg-tasks/memory'],
 ];
 
 function loadRows(results: Results): Rows {

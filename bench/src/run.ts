@@ -19,6 +19,7 @@ import {
 import { measureColdStart } from './cold-start.ts';
 import { describeMachine, describeSteal, readCpuTicks, splitCpus } from './environment.ts';
 import { type LoadSettings, type LoadSubject, loadInterleaved, succeeded } from './measure.ts';
+import { dropBenchSchemas } from './postgres.ts';
 import { type Results, renderReport, roundLines, writeReport } from './report.ts';
 import {
   A2A_HEADERS,
@@ -228,6 +229,9 @@ async function measureAdapters(server: (kind: ServerKind) => ServerChild): Promi
   );
 }
 
+// Each run's PostgreSQL schemas (the gateway's, and the SDK's with `_sdk`), dropped at the end.
+const PG_SCHEMA = `bench_${process.pid}`;
+process.env.BENCH_PG_SCHEMA = PG_SCHEMA;
 // Every server of the groups run is up for the whole bench, each in its own process pinned to the
 // server CPU; only the one under load is busy, and the subjects of each comparison take turns
 // (loadInterleaved).
@@ -350,8 +354,37 @@ try {
     );
   }
   if (runs('adapters')) await measureAdapters(server);
+  if (runs('postgres')) {
+    const express = server('sdk-express-postgres');
+    const gateway = server('gateway-postgres');
+    const memory = server('gateway');
+    await measureTogether('8. SendMessage, Task, PostgreSQL', [
+      subject(
+        'pg-send/sdk-express',
+        express,
+        '/task/jsonrpc',
+        sendBody,
+        completedTask,
+        A2A_HEADERS,
+      ),
+      subject(
+        'pg-send/gateway',
+        gateway,
+        '/a2a/echo/jsonrpc',
+        sendBody,
+        completedTask,
+        A2A_HEADERS,
+      ),
+    ]);
+    const taskDone: Check = (status, text) => echoed(status, text) && text.includes('"completed"');
+    await measureTogether('8. POST /tasks?wait, PostgreSQL and in memory', [
+      subject('pg-tasks/postgres', gateway, '/agents/echo/tasks?wait=10', echoBody, taskDone),
+      subject('pg-tasks/memory', memory, '/agents/echo/tasks?wait=10', echoBody, taskDone),
+    ]);
+  }
 } finally {
   await Promise.all([...children.values()].map((child) => child.stop()));
+  if (runs('postgres')) await dropBenchSchemas(PG_SCHEMA);
 }
 if (runs('cold-start')) {
   log('cold start of the gateway artifact, taking turns with a bare node:http server');

@@ -9,6 +9,7 @@ export const SCENARIO_GROUPS = [
   'remote',
   'idle',
   'adapters',
+  'postgres',
   'cold-start',
 ] as const;
 /** One of {@link SCENARIO_GROUPS}. */
@@ -23,6 +24,7 @@ const GROUP_SERVERS: Record<ScenarioGroup, readonly ServerKind[]> = {
   remote: ['gateway'],
   idle: ['raw', 'gateway'],
   adapters: ['gateway-ai-sdk', 'ai-sdk-hono', 'mastra-hono'],
+  postgres: ['sdk-express-postgres', 'gateway-postgres', 'gateway'],
   'cold-start': [],
 };
 

@@ -3,7 +3,12 @@
 // parent disconnects.
 
 import { type Agent, createMemoryConversationStore } from '@agentport/core';
-import { createBuiltinAgents, createGateway, type Gateway } from '@agentport/gateway';
+import {
+  createBuiltinAgents,
+  createGateway,
+  type Gateway,
+  type GatewayOptions,
+} from '@agentport/gateway';
 import { listen } from '@agentport/http/node';
 import { startHono, startRaw, startSdkExpress } from './anchors.ts';
 import { CONVERSATION_MESSAGES } from './scenarios.ts';
@@ -18,6 +23,8 @@ export const SERVER_KINDS = [
   'gateway-ai-sdk',
   'ai-sdk-hono',
   'mastra-hono',
+  'gateway-postgres',
+  'sdk-express-postgres',
 ] as const;
 /** One of {@link SERVER_KINDS}. */
 export type ServerKind = (typeof SERVER_KINDS)[number];
@@ -25,6 +32,7 @@ export type ServerKind = (typeof SERVER_KINDS)[number];
 /** The agents of a gateway, the one served at its root, and how its A2A surfaces answer. */
 interface GatewaySetup {
   agents: Agent[];
+  stores?: Pick<GatewayOptions, 'store' | 'conversations' | 'storesReady'>;
   defaultAgent: string;
   a2aReplyWith: 'task' | 'message';
 }
@@ -45,13 +53,15 @@ function startGateway(signal: AbortSignal, setup: GatewaySetup): Promise<number>
         signal,
         handleNode: (request, response) => gateway?.handleNode(request, response) ?? false,
         onListen: ({ url, port }) => {
+          const { stores, ...rest } = setup;
           gateway = createGateway({
-            ...setup,
+            ...rest,
             publicUrl: url,
             // The long conversation keeps its 50 messages however many turns the load adds.
             conversations: createMemoryConversationStore({
               maxMessagesPerConversation: CONVERSATION_MESSAGES,
             }),
+            ...stores,
           });
           resolve(port);
         },
@@ -93,6 +103,23 @@ export function startServer(kind: ServerKind, signal: AbortSignal): Promise<numb
       return import('./frameworks.ts').then(({ startAiSdkHono }) => startAiSdkHono());
     case 'mastra-hono':
       return import('./frameworks.ts').then(({ startMastraHono }) => startMastraHono());
+    case 'gateway-postgres':
+      return import('./postgres.ts').then(async ({ openGatewayStores }) => {
+        const stores = await openGatewayStores();
+        signal.addEventListener('abort', () => void stores.close(), { once: true });
+        return startGateway(signal, {
+          ...builtin('task'),
+          stores: {
+            store: stores.tasks,
+            conversations: stores.conversations,
+            storesReady: () => stores.ready(),
+          },
+        });
+      });
+    case 'sdk-express-postgres':
+      return import('./postgres.ts').then(({ startSdkExpressPostgres }) =>
+        startSdkExpressPostgres(),
+      );
   }
 }
 
