@@ -15,6 +15,8 @@ describe('parseSelection', () => {
       'gateway-ai-sdk',
       'ai-sdk-hono',
       'mastra-hono',
+      'sdk-express-postgres',
+      'gateway-postgres',
     ]);
   });
 
@@ -33,7 +35,7 @@ describe('parseSelection', () => {
 
   it('refuses an unknown group, naming the known ones', () => {
     expect(() => parseSelection(['--only', 'adaptors'])).toThrow(
-      /unknown scenario group 'adaptors' \(invoke, send, sse, stream, remote, idle, adapters, cold-start\)/,
+      /unknown scenario group 'adaptors' \(invoke, send, sse, stream, remote, idle, adapters, postgres, cold-start\)/,
     );
   });
 
