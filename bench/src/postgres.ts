@@ -83,3 +83,36 @@ export async function dropBenchSchemas(schema: string): Promise<void> {
     await client.end();
   }
 }
+
+/** The database's committed transactions so far (`pg_stat_database.xact_commit`), flushed. */
+async function commits(client: pg.Client): Promise<number> {
+  // Backends flush their counters when idle, at most once a second (PostgreSQL 15).
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  await client.query('select pg_stat_clear_snapshot()');
+  const result = await client.query<{ n: string }>(
+    'select xact_commit as n from pg_stat_database where datname = current_database()',
+  );
+  return Number(result.rows[0]?.n ?? Number.NaN);
+}
+
+/**
+ * Database round trips per completed task: `count` sequential requests, each one completed
+ * task, and the database's committed transactions meanwhile, per request (every statement of
+ * the stores runs on its own, one transaction a round trip; the reading query's own commits,
+ * two, are taken off).
+ */
+export async function roundTripsPerTask(
+  request: () => Promise<void>,
+  count: number,
+): Promise<number> {
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  try {
+    const before = await commits(client);
+    for (let index = 0; index < count; index += 1) await request();
+    const after = await commits(client);
+    return (after - before - 2) / count;
+  } finally {
+    await client.end();
+  }
+}

@@ -19,7 +19,7 @@ import {
 import { measureColdStart } from './cold-start.ts';
 import { describeMachine, describeSteal, readCpuTicks, splitCpus } from './environment.ts';
 import { type LoadSettings, type LoadSubject, loadInterleaved, succeeded } from './measure.ts';
-import { dropBenchSchemas } from './postgres.ts';
+import { dropBenchSchemas, roundTripsPerTask } from './postgres.ts';
 import { type Results, renderReport, roundLines, writeReport } from './report.ts';
 import {
   A2A_HEADERS,
@@ -30,6 +30,7 @@ import {
   ECHO_INPUT,
   IDLE_INPUT,
   jsonRpcBody,
+  oneJsonRpcBody,
   STREAM_INPUT,
 } from './scenarios.ts';
 import { parseSelection, type ScenarioGroup, type Selection } from './selection.ts';
@@ -229,6 +230,30 @@ async function measureAdapters(server: (kind: ServerKind) => ServerChild): Promi
   );
 }
 
+/** Database round trips per completed task of the gateway's two task routes (xact_commit deltas). */
+async function measureRoundTrips(gateway: ServerChild): Promise<void> {
+  const post = (path: string, body: string, headers: Record<string, string>) => async () => {
+    const response = await fetch(`${gateway.url}${path}`, {
+      method: 'POST',
+      headers: { ...json, ...headers },
+      body,
+    });
+    const text = await response.text();
+    if (!completedTask(response.status, text) && !text.includes('"completed"')) {
+      throw new Error(`round trips: ${response.status} ${text.slice(0, 200)}`);
+    }
+  };
+  const count = quick ? 50 : 200;
+  const tasks = await roundTripsPerTask(post('/agents/echo/tasks?wait=10', echoBody, {}), count);
+  const send = await roundTripsPerTask(
+    async () => post('/a2a/echo/jsonrpc', oneJsonRpcBody('SendMessage'), A2A_HEADERS)(),
+    count,
+  );
+  log(
+    `database round trips per completed task: POST /tasks?wait ${tasks.toFixed(2)}, SendMessage ${send.toFixed(2)}`,
+  );
+}
+
 // Each run's PostgreSQL schemas (the gateway's, and the SDK's with `_sdk`), dropped at the end.
 const PG_SCHEMA = `bench_${process.pid}`;
 process.env.BENCH_PG_SCHEMA = PG_SCHEMA;
@@ -381,6 +406,7 @@ try {
       subject('pg-tasks/postgres', gateway, '/agents/echo/tasks?wait=10', echoBody, taskDone),
       subject('pg-tasks/memory', memory, '/agents/echo/tasks?wait=10', echoBody, taskDone),
     ]);
+    await measureRoundTrips(gateway);
   }
 } finally {
   await Promise.all([...children.values()].map((child) => child.stop()));
