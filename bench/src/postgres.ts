@@ -86,8 +86,8 @@ export async function dropBenchSchemas(schema: string): Promise<void> {
 
 /** The database's committed transactions so far (`pg_stat_database.xact_commit`), flushed. */
 async function commits(client: pg.Client): Promise<number> {
-  // Backends flush their counters when idle, at most once a second (PostgreSQL 15).
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  // Backends flush their counters when idle, within 10 s of going idle (PostgreSQL 15).
+  await new Promise((resolve) => setTimeout(resolve, 11_000));
   await client.query('select pg_stat_clear_snapshot()');
   const result = await client.query<{ n: string }>(
     'select xact_commit as n from pg_stat_database where datname = current_database()',
