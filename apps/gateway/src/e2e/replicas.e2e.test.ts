@@ -158,6 +158,21 @@ describe('replicas on one PostgreSQL database', () => {
         (await get(a.url, `/agents/ticker/tasks/${(sent as { id: string }).id}?wait=5`)).task
           .status,
       ).toBe('completed');
+      // CancelTask through B of a task A runs: A's agent stops.
+      const long = await post(a.url, '/agents/ticker/tasks', { input: '1000 every 50ms' });
+      await eventually(
+        () => get(b.url, `/agents/ticker/tasks/${long.task.id}`),
+        (answer) => (answer.task.output ?? '') !== '',
+      );
+      const canceled = await client.cancelTask({
+        tenant: '',
+        id: long.task.id,
+        metadata: undefined,
+      });
+      expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+      const after = (await get(a.url, `/agents/ticker/tasks/${long.task.id}`)).task.output;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect((await get(a.url, `/agents/ticker/tasks/${long.task.id}`)).task.output).toBe(after);
     });
   });
 
