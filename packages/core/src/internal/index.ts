@@ -8,6 +8,14 @@ export { jsonWeight } from '../json-weight.ts';
 export { messageFault, partsFault } from '../message.ts';
 export { progressEventFault } from '../progress-event-fault.ts';
 export { type PausedTurn, pauseAsTask } from '../tasks/converse.ts';
+// The checks of what a task store is given, for a store of another package (the PostgreSQL one).
+export {
+  assertMessages,
+  assertPatch,
+  assertProgress,
+  changesAnything,
+} from '../tasks/memory-task-changes.ts';
+export { contextIdOf, retentionOf, startsWorking } from '../tasks/memory-task-store.ts';
 export { readConversation } from '../tasks/read-conversation.ts';
 export { taskProgressFault } from '../tasks/task-event.ts';
 export { pausePatch } from '../tasks/task-writes.ts';

@@ -90,7 +90,7 @@ function assertExpected(id: string, current: TaskStatus, options: TaskUpdateOpti
  * task's own id (a random UUID already, from the runner: a second one drawn and kept per task
  * cost a create-and-wait ~0.5 µs).
  */
-function contextIdOf(input: NewTask): string {
+export function contextIdOf(input: NewTask): string {
   const { contextId } = input;
   if (contextId === undefined) return input.id;
   if (typeof contextId !== 'string' || contextId === '') {
@@ -109,7 +109,7 @@ function historyOf(messages: readonly Message[] | undefined): readonly Message[]
 
 /** The entry of a task being created, in `submitted`, its log holding `events` (seq 1 on). */
 /** A task's own retention, checked, else the store's. */
-function retentionOf(input: NewTask, ttlMs: number): number {
+export function retentionOf(input: NewTask, ttlMs: number): number {
   const { retainMs } = input;
   if (retainMs === undefined) return ttlMs;
   if (typeof retainMs !== 'number' || !(retainMs >= 0) || !Number.isFinite(retainMs)) {
@@ -230,7 +230,7 @@ function commitStep(
 }
 
 /** Whether a new task is created started (see `NewTask.status`); anything else is refused. */
-function startsWorking(input: NewTask): boolean {
+export function startsWorking(input: NewTask): boolean {
   const { status } = input;
   if (status === undefined || status === 'submitted') return false;
   if (status === 'working') return true;
