@@ -27,6 +27,7 @@ import {
   startsWorking,
 } from './task-checks.ts';
 import { createTaskFeed, type TaskFeed } from './task-feed.ts';
+import { renewLeases, sweepLostTasks, takeOverLost } from './task-leases.ts';
 import { getTask, listTasks, readEvents } from './task-reads.ts';
 import { relay } from './task-relay.ts';
 import { draftOf, frozenTask, type TaskRow } from './task-rows.ts';
@@ -76,84 +77,6 @@ export interface PostgresTaskStore extends TaskStore {
 
 const DEFAULT_TTL_MS = 3_600_000;
 const DEFAULT_LEASE_MS = 30_000;
-
-/** What a task whose process stopped answering for it ends with. */
-const WORKER_LOST = {
-  code: 'worker_lost',
-  message: 'The replica running the task stopped before it ended',
-};
-
-/**
- * Takes over lost working tasks of an agent (see `TaskStore.takeOverLost`): leased to this store
- * in one statement, then each one's output cleared by an ordinary step (logged as working).
- */
-async function takeOverLost(
-  state: StoreState,
-  agentName: string,
-  limit: number,
-): Promise<string[]> {
-  const at = state.now();
-  const { rows } = await unavailableOr(() =>
-    state.pool.query<{ id: string }>({
-      ...state.sql.takeOverLost,
-      values: [agentName, limit, state.instance, new Date(at + state.leaseMs), new Date(at)],
-    }),
-  );
-  const taken: string[] = [];
-  for (const { id } of rows) {
-    state.leased.add(id);
-    try {
-      await updateTask(state, id, { status: 'working', output: '' }, { expectedStatus: 'working' });
-      taken.push(id);
-    } catch (error) {
-      // Canceled meanwhile: nothing to run again.
-      if (!(error instanceof TaskConflictError) && !(error instanceof InvalidTransitionError)) {
-        throw error;
-      }
-    }
-  }
-  return taken;
-}
-
-/** Renews the leases of the working tasks this store's process runs. */
-async function renewLeases(state: StoreState): Promise<void> {
-  if (state.leased.size === 0) return;
-  await state.pool.query({
-    ...state.sql.renewLeases,
-    values: [[...state.leased], state.instance, new Date(state.now() + state.leaseMs)],
-  });
-}
-
-/** Ends `worker_lost` the working tasks whose lease ran out, but those of `retried` agents; their ids. */
-async function sweepLostTasks(
-  state: StoreState,
-  retried: ReadonlySet<string> = new Set(),
-): Promise<string[]> {
-  const { rows } = await unavailableOr(() =>
-    state.pool.query<{ id: string; agent_name: string }>({
-      ...state.sql.lostTasks,
-      values: [new Date(state.now())],
-    }),
-  );
-  const ended: string[] = [];
-  for (const { id, agent_name: agentName } of rows) {
-    if (retried.has(agentName)) continue;
-    try {
-      await updateTask(
-        state,
-        id,
-        { status: 'failed', error: WORKER_LOST },
-        { expectedStatus: 'working' },
-      );
-      ended.push(id);
-    } catch (error) {
-      // Another sweeper, or the task's own end, came first.
-      if (!(error instanceof TaskConflictError) && !(error instanceof TaskNotFoundError))
-        throw error;
-    }
-  }
-  return ended;
-}
 const DEFAULT_MAX_EVENTS = 10_000;
 
 function positiveInteger(value: number | undefined, fallback: number, field: string): number {
@@ -401,8 +324,9 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Post
       };
     },
     feedReady: () => feed?.listening() ?? Promise.resolve(true),
-    sweepLostTasks: (sweepOptions) => sweepLostTasks(state, new Set(sweepOptions?.except ?? [])),
-    takeOverLost: (agentName, limit) => takeOverLost(state, agentName, limit),
+    sweepLostTasks: (sweepOptions) =>
+      sweepLostTasks(state, updateTask, new Set(sweepOptions?.except ?? [])),
+    takeOverLost: (agentName, limit) => takeOverLost(state, updateTask, agentName, limit),
     close: async () => {
       clearInterval(renewals);
       await feed?.close();
