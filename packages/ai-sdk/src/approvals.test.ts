@@ -1,9 +1,9 @@
 import { createTaskRunner, type Message } from '@agentport/core';
+import { approvalAnswerOf } from '@agentport/core/internal';
 import { ToolLoopAgent, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { approvalAnswerOf } from './approvals.ts';
 import { fromAiSdk } from './index.ts';
 import { answer, usage } from './test-support/mock-answers.ts';
 

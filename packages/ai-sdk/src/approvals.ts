@@ -1,4 +1,5 @@
-import { type InputRequiredOptions, inputRequired, type Message } from '@agentport/core';
+import { type InputRequiredOptions, inputRequired } from '@agentport/core';
+import { approvalQuestion } from '@agentport/core/internal';
 import type { ModelMessage } from 'ai';
 
 /** What a run paused for an approval keeps: the conversation as the model saw it, and what it asked. */
@@ -18,29 +19,10 @@ export function approvalStateOf(state: unknown): ApprovalState | undefined {
     : undefined;
 }
 
-/** The question a run pauses with: the tool and its input, answered by yes or no. */
-export function approvalQuestion(toolName: string, input: unknown): string {
-  return `Approve the call of tool '${toolName}' with input ${JSON.stringify(input)}? Answer yes or no.`;
-}
-
 /** Pauses a run for the approval of one tool call. */
 export function pauseForApproval(state: ApprovalState): ReturnType<typeof inputRequired> {
   const options: InputRequiredOptions = { state };
   return inputRequired(approvalQuestion(state.toolName, state.input), options);
-}
-
-const YES = /^\s*(yes|y|approve|approved|ok)\s*[.!]?\s*$/i;
-const NO = /^\s*(no|n|deny|denied|reject|rejected)\s*[.!]?\s*$/i;
-
-/** The caller's answer: a data part `{approved: boolean}`, else a text of yes or no; else undefined. */
-export function approvalAnswerOf(message: Message): boolean | undefined {
-  for (const part of message.parts) {
-    if (part.kind === 'data' && typeof part.data.approved === 'boolean') return part.data.approved;
-  }
-  const text = message.parts.map((part) => (part.kind === 'text' ? part.text : '')).join('');
-  if (YES.test(text)) return true;
-  if (NO.test(text)) return false;
-  return undefined;
 }
 
 /** The model messages of a resumed run: those it paused with, and the approval response. */

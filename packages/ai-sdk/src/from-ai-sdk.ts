@@ -5,6 +5,7 @@ import {
   defineAgent,
   InvalidInputError,
 } from '@agentport/core';
+import { approvalAnswerOf } from '@agentport/core/internal';
 import {
   type Agent as AiSdkAgent,
   type ModelMessage,
@@ -15,7 +16,6 @@ import {
 } from 'ai';
 import {
   type ApprovalState,
-  approvalAnswerOf,
   approvalStateOf,
   pauseForApproval,
   resumedMessages,

@@ -1,9 +1,9 @@
 import { createTaskRunner, type Message, textOf } from '@agentport/core';
+import { approvalAnswerOf } from '@agentport/core/internal';
 import { Agent, Runner, tool } from '@openai/agents';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { approvalAnswerOf } from './approvals.ts';
 import { fromOpenAIAgent } from './index.ts';
 
 const runner = new Runner({ tracingDisabled: true });

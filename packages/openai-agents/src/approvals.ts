@@ -1,4 +1,5 @@
-import { type InputRequiredEvent, inputRequired, type Message } from '@agentport/core';
+import { type InputRequiredEvent, inputRequired } from '@agentport/core';
+import { approvalQuestion } from '@agentport/core/internal';
 import type { RunToolApprovalItem } from '@openai/agents';
 
 /** What a run paused for an approval keeps: the SDK's serialized RunState, and the call it asks about. */
@@ -49,26 +50,7 @@ export function approvalStateFor(runState: string, item: RunToolApprovalItem): A
   };
 }
 
-/** The question a run pauses with: the tool and its input, answered by yes or no. */
-export function approvalQuestion(toolName: string, input: unknown): string {
-  return `Approve the call of tool '${toolName}' with input ${JSON.stringify(input)}? Answer yes or no.`;
-}
-
 /** Pauses a run for the approval of one tool call. */
 export function pauseForApproval(state: ApprovalState): InputRequiredEvent {
   return inputRequired(approvalQuestion(state.toolName, state.input), { state });
-}
-
-const YES = /^\s*(yes|y|approve|approved|ok)\s*[.!]?\s*$/i;
-const NO = /^\s*(no|n|deny|denied|reject|rejected)\s*[.!]?\s*$/i;
-
-/** The caller's answer: a data part `{approved: boolean}`, else a text of yes or no; else undefined. */
-export function approvalAnswerOf(message: Message): boolean | undefined {
-  for (const part of message.parts) {
-    if (part.kind === 'data' && typeof part.data.approved === 'boolean') return part.data.approved;
-  }
-  const text = message.parts.map((part) => (part.kind === 'text' ? part.text : '')).join('');
-  if (YES.test(text)) return true;
-  if (NO.test(text)) return false;
-  return undefined;
 }

@@ -5,6 +5,7 @@ import {
   type AgentRunFunction,
   CancellationError,
 } from '@agentport/core';
+import { approvalAnswerOf } from '@agentport/core/internal';
 import {
   type AgentInputItem,
   RunContext,
@@ -15,7 +16,6 @@ import {
 } from '@openai/agents';
 import {
   type ApprovalState,
-  approvalAnswerOf,
   approvalStateFor,
   approvalStateOf,
   callIdOf,

@@ -19,6 +19,8 @@ export { contextIdOf, retentionOf, startsWorking } from '../tasks/memory-task-st
 export { readConversation } from '../tasks/read-conversation.ts';
 export { taskProgressFault } from '../tasks/task-event.ts';
 export { pausePatch } from '../tasks/task-writes.ts';
+// The tool-approval question and answers of the framework adapters (ai-sdk, openai-agents).
+export { approvalAnswerOf, approvalQuestion } from '../tool-approval.ts';
 export { afterMicrotasks } from './after-microtasks.ts';
 export { type LinkedSignal, linkSignals } from './link-signals.ts';
 export { observeAgentEvents } from './observe-agent-events.ts';
