@@ -247,8 +247,13 @@ function runSlotsOf(
 ): { slots: RunSlots; claims: Claims | undefined; unsubscribe: () => void } {
   const { agent, store } = shared;
   let claims: Claims | undefined;
-  const slots = new RunSlots(options.maxConcurrency ?? 16, (id, controller, running) =>
-    runTask(shared, id, controller, running).finally(() => claims?.poll()),
+  // Only a claiming runner looks for more work as a run ends: no promise more per run otherwise.
+  const slots = new RunSlots(
+    options.maxConcurrency ?? 16,
+    options.claimTasks === true
+      ? (id, controller, running) =>
+          runTask(shared, id, controller, running).finally(() => claims?.poll())
+      : (id, controller, running) => runTask(shared, id, controller, running),
   );
   const unsubscribe = store.subscribe((task, events) => {
     if (task.agentName !== agent.name) return;
