@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { createPostgresStores, type PostgresStores } from '@agentport/postgres';
 import type { Logger } from 'pino';
 import {
@@ -40,17 +41,6 @@ export function postgresConfigOf(
   return { url };
 }
 
-/** Waits `ms`, or less when `signal` aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
-
 /**
  * Migrates the schema, trying again every second while the database cannot be reached (each
  * failure logged, never its URL); false when `signal` aborted first.
@@ -67,7 +57,8 @@ async function migrateWhenReachable(
       return true;
     } catch (error) {
       logger.warn({ attempt, code: (error as { code?: string }).code }, 'database unreachable');
-      await pause(MIGRATE_RETRY_MS, signal);
+      // Less when the wait is given up (a stop signal): the loop then ends.
+      await delay(MIGRATE_RETRY_MS, undefined, { signal }).catch(() => undefined);
     }
   }
   return false;
