@@ -107,3 +107,52 @@ describe('a retry-safe agent', () => {
     await Promise.all([first.close(), second.close()]);
   });
 });
+
+describe('claims of submitted tasks', () => {
+  it('gives each old enough submitted task to one claimer at a time, newest first, until its claim runs out', async () => {
+    const schema = randomSchema();
+    const a = await makeStores({ schema, leaseMs: 300 });
+    const b = await makeStores({ schema, leaseMs: 300 });
+    for (const id of ['first', 'second', 'third']) await a.tasks.create(newTask(id));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const cutoff = new Date();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await a.tasks.create(newTask('new'));
+    // Claimers polling at once skip each other's rows: no task is handed out twice.
+    const [fromA, fromB] = await Promise.all([
+      a.tasks.claimSubmitted('echo', 2, cutoff),
+      b.tasks.claimSubmitted('echo', 2, cutoff),
+    ]);
+    expect([...fromA, ...fromB].sort()).toEqual(['first', 'second', 'third']);
+    expect(await a.tasks.claimSubmitted('echo', 3, cutoff)).toEqual([]);
+    // Tasks newer than the cutoff ('new'), or of another agent, are not claimed.
+    expect(await b.tasks.claimSubmitted('other', 3, new Date())).toEqual([]);
+    // A claim that ran out (its replica never started the task) is taken again.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await b.tasks.claimSubmitted('echo', 2, cutoff)).toEqual(['third', 'second']);
+    expect((await a.tasks.get('third'))?.status).toBe('submitted');
+  });
+
+  it('lets a claiming runner run, through its claims, a task another replica queued', async () => {
+    const schema = randomSchema();
+    const a = await makeStores({ schema });
+    const b = await makeStores({ schema });
+    const agent = defineAgent({
+      name: 'echo',
+      async *run(input) {
+        yield { type: 'text-delta', delta: `ran ${input}` };
+      },
+    });
+    await a.tasks.create(newTask('queued'));
+    const runner = createTaskRunner({
+      agent,
+      store: b.tasks,
+      conversations: b.conversations,
+      claimTasks: true,
+      claimIntervalMs: 200,
+    });
+    await vi.waitFor(async () => expect((await a.tasks.get('queued'))?.status).toBe('completed'));
+    expect((await a.tasks.get('queued'))?.output).toBe('ran hi');
+    await runner.close();
+  });
+});

@@ -47,7 +47,7 @@ describe('migrate', () => {
     try {
       const applied = await Promise.all(replicas.map((stores) => stores.migrate()));
       // One replica applied every step; the others waited on the lock and found them applied.
-      expect(applied.filter((versions) => versions.length > 0)).toEqual([[1, 2, 3]]);
+      expect(applied.filter((versions) => versions.length > 0)).toEqual([[1, 2, 3, 4]]);
       expect(applied.filter((versions) => versions.length === 0)).toHaveLength(5);
     } finally {
       await Promise.all(replicas.map((stores) => stores.close()));
@@ -72,7 +72,7 @@ describe('migrate', () => {
           artifacts, metadata, created_at, updated_at, seq, earliest_after, retain_ms)
         VALUES ('kept', 'kept', 'echo', 'submitted', 'hi', '[]', '[]', '{}', now(), now(), 1, 0, 3600000)`,
       );
-      await expect(migrate({ pool: stores.pool, schema })).resolves.toEqual([2, 3]);
+      await expect(migrate({ pool: stores.pool, schema })).resolves.toEqual([2, 3, 4]);
       await expect(stores.migrate()).resolves.toEqual([]);
       await expect(stores.tasks.get('kept')).resolves.toMatchObject({ id: 'kept' });
       const { rows } = await stores.pool.query(

@@ -83,6 +83,13 @@ CREATE TABLE ${s}.conversation_messages (
 -- The replica running a working task, and until when it answers for it (it renews the lease).
 ALTER TABLE ${s}.tasks ADD COLUMN lease_owner text, ADD COLUMN lease_expires_at timestamptz;`,
   },
+  {
+    version: 4,
+    name: 'submitted tasks index',
+    sql: (s: string) => `
+-- The claims of the tasks left submitted, newest first for an agent.
+CREATE INDEX tasks_submitted_idx ON ${s}.tasks (agent_name, sequence) WHERE status = 'submitted';`,
+  },
 ]);
 
 /** Where the migrations go. */

@@ -11,7 +11,7 @@ describe('createPostgresStores', () => {
     try {
       const stores = createPostgresStores({ pool, schema });
       expect(stores.pool).toBe(pool);
-      await expect(migrate({ pool, schema })).resolves.toEqual([1, 2, 3]);
+      await expect(migrate({ pool, schema })).resolves.toEqual([1, 2, 3, 4]);
       await stores.tasks.create({ id: 't1', agentName: 'echo', input: 'hi', metadata: {} });
       await stores.close();
       await expect(pool.query('SELECT 1 AS one')).resolves.toMatchObject({ rows: [{ one: 1 }] });

@@ -27,7 +27,7 @@ import {
   startsWorking,
 } from './task-checks.ts';
 import { createTaskFeed, type TaskFeed } from './task-feed.ts';
-import { renewLeases, sweepLostTasks, takeOverLost } from './task-leases.ts';
+import { claimSubmitted, renewLeases, sweepLostTasks, takeOverLost } from './task-leases.ts';
 import { getTask, listTasks, readEvents } from './task-reads.ts';
 import { relay } from './task-relay.ts';
 import { draftOf, frozenTask, type TaskRow } from './task-rows.ts';
@@ -71,6 +71,8 @@ export interface PostgresTaskStore extends TaskStore {
   sweepLostTasks(options?: { except?: readonly string[] }): Promise<string[]>;
   /** Takes over lost working tasks of an agent for this process (see core's `TaskStore.takeOverLost`). */
   takeOverLost(agentName: string, limit: number): Promise<string[]>;
+  /** Claims submitted tasks of an agent for this process (see core's `TaskStore.claimSubmitted`). */
+  claimSubmitted(agentName: string, limit: number, createdBefore: Date): Promise<string[]>;
   /** Stops listening for other processes' changes and renewing leases (the pool stays open). */
   close(): Promise<void>;
 }
@@ -327,6 +329,8 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Post
     sweepLostTasks: (sweepOptions) =>
       sweepLostTasks(state, updateTask, new Set(sweepOptions?.except ?? [])),
     takeOverLost: (agentName, limit) => takeOverLost(state, updateTask, agentName, limit),
+    claimSubmitted: (agentName, limit, createdBefore) =>
+      claimSubmitted(state, agentName, limit, createdBefore),
     close: async () => {
       clearInterval(renewals);
       await feed?.close();

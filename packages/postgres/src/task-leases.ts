@@ -56,6 +56,33 @@ export async function takeOverLost(
   return taken;
 }
 
+/**
+ * Claims submitted tasks of an agent for this process (see `TaskStore.claimSubmitted`): leased to
+ * it in one statement, still submitted; its runner's start moves them on.
+ */
+export async function claimSubmitted(
+  state: StoreState,
+  agentName: string,
+  limit: number,
+  createdBefore: Date,
+): Promise<string[]> {
+  const at = state.now();
+  const { rows } = await unavailableOr(() =>
+    state.pool.query<{ id: string }>({
+      ...state.sql.claimSubmitted,
+      values: [
+        agentName,
+        limit,
+        state.instance,
+        new Date(at + state.leaseMs),
+        createdBefore,
+        new Date(at),
+      ],
+    }),
+  );
+  return rows.map((row) => row.id);
+}
+
 /** Renews the leases of the working tasks this store's process runs. */
 export async function renewLeases(state: StoreState): Promise<void> {
   if (state.leased.size === 0) return;

@@ -13,6 +13,7 @@ export interface TaskSql {
   readonly renewLeases: { name: string; text: string };
   readonly lostTasks: { name: string; text: string };
   readonly takeOverLost: { name: string; text: string };
+  readonly claimSubmitted: { name: string; text: string };
 }
 
 /** The task store's SQL for a schema. */
@@ -94,7 +95,7 @@ ORDER BY sequence DESC LIMIT $6`,
 function leaseSql(
   s: string,
   named: (name: string, text: string) => { name: string; text: string },
-): Pick<TaskSql, 'renewLeases' | 'lostTasks' | 'takeOverLost'> {
+): Pick<TaskSql, 'renewLeases' | 'lostTasks' | 'takeOverLost' | 'claimSubmitted'> {
   return {
     // Not a step: a renewal changes no seq, so it never makes a step read the task again.
     renewLeases: named(
@@ -117,6 +118,22 @@ WHERE id IN (
   LIMIT $2 FOR UPDATE SKIP LOCKED
 )
 RETURNING id`,
+    ),
+    // A claim is a lease on a submitted task: the other claimers skip it until it runs out.
+    claimSubmitted: named(
+      'claim-submitted',
+      `WITH claimed AS (
+  UPDATE ${s}.tasks SET lease_owner = $3, lease_expires_at = $4
+  WHERE id IN (
+    SELECT id FROM ${s}.tasks
+    WHERE agent_name = $1 AND status = 'submitted' AND created_at <= $5
+      AND (lease_owner IS NULL OR lease_expires_at < $6)
+    ORDER BY sequence DESC
+    LIMIT $2 FOR UPDATE SKIP LOCKED
+  )
+  RETURNING id, sequence
+)
+SELECT id FROM claimed ORDER BY sequence DESC`,
     ),
   };
 }

@@ -75,4 +75,25 @@ describe('claiming tasks in a shared store', () => {
     releaseAll();
     await Promise.all([full.close(), bystander.close(), small.close()]);
   });
+
+  it('leaves a task just submitted to the runner that submitted it, taking it once it waited a poll', async () => {
+    const store = createMemoryTaskStore();
+    const { agent, releaseAll } = waitingAgent();
+    const full = createTaskRunner({ agent, store, maxConcurrency: 1 });
+    await full.submit('a');
+    const queued = await full.submit('b');
+    const helper = createTaskRunner({
+      agent,
+      store,
+      maxConcurrency: 4,
+      claimTasks: true,
+      claimIntervalMs: 1_000,
+    });
+    // The helper's first poll runs at once: 'b' is too new to take.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await store.get(queued.id))?.status).toBe('submitted');
+    await until(async () => (await store.get(queued.id))?.status === 'working');
+    releaseAll();
+    await Promise.all([full.close(), helper.close()]);
+  });
 });

@@ -11,9 +11,10 @@ export interface Claims {
 /**
  * Claims for a runner of `agentName`: a task's start is a conditional step (`submitted` to
  * `working`), so of the runners that try it exactly one runs it and the others skip it; no lock
- * is held. Polls every `intervalMs`, as a slot frees and at once. A task another process submits
- * is not taken as its change is relayed: that process, which starts it at once when it has a
- * slot, would lose the race as often as not; only what waits past a poll is shared.
+ * is held. Polls every `intervalMs`, as a slot frees and at once. Only a task submitted at least
+ * `intervalMs` ago is taken: the process that submitted it starts it at once when it has a slot,
+ * and a poll landing between its create and its start would otherwise run it elsewhere; only what
+ * waits past a poll is shared.
  */
 export function startClaims(
   store: TaskStore,
@@ -28,14 +29,14 @@ export function startClaims(
     const room = slots.room();
     if (stopped || polling || room <= 0) return;
     polling = true;
-    // Newest first, as the store lists: the runner that queued a task runs its queue oldest
-    // first, so every task is taken by one of them.
-    const limit = Math.min(100, room);
-    store
-      .list({ agentName, status: 'submitted', limit })
-      .then(async (page) => {
-        for (const task of page.tasks) slots.start(task.id);
-        const left = limit - page.tasks.length;
+    const before = Date.now() - intervalMs;
+    (store.claimSubmitted === undefined
+      ? waitingTasks(store, agentName, before, room)
+      : store.claimSubmitted(agentName, room, new Date(before))
+    )
+      .then(async (ids) => {
+        for (const id of ids) slots.start(id);
+        const left = room - ids.length;
         if (!options.retryLost || store.takeOverLost === undefined || left <= 0) return;
         // The runs of a retry-safe agent that died with their process are made again here.
         for (const id of await store.takeOverLost(agentName, left)) options.rerun(id);
@@ -55,4 +56,28 @@ export function startClaims(
       clearInterval(timer);
     },
   };
+}
+
+/**
+ * The ids of at most `limit` submitted tasks of `agentName` created by `before` (epoch ms). Newest
+ * first, as the store lists: the runner that queued a task runs its queue oldest first, so every
+ * task is taken by one of them. The few pages read skip the tasks too new to take.
+ */
+async function waitingTasks(
+  store: TaskStore,
+  agentName: string,
+  before: number,
+  limit: number,
+): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 3 && ids.length < limit; page += 1) {
+    const listed = await store.list({ agentName, status: 'submitted', limit: 100, cursor });
+    for (const task of listed.tasks) {
+      if (ids.length < limit && Date.parse(task.createdAt) <= before) ids.push(task.id);
+    }
+    cursor = listed.nextCursor;
+    if (cursor === undefined) break;
+  }
+  return ids;
 }

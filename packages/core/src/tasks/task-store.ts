@@ -154,4 +154,12 @@ export interface TaskStore {
    * them again; their ids. Each is taken by one process only.
    */
   takeOverLost?(agentName: string, limit: number): Promise<string[]>;
+  /**
+   * For a store several processes share (optional): reserves for this process at most `limit`
+   * submitted tasks of `agentName` created by `createdBefore`, newest first, that no other
+   * process's claim holds; their ids, which its runner then starts (a conditional step). Without
+   * it a claiming runner lists the submitted tasks, and runners that poll at once race to start
+   * the same ones (one wins each).
+   */
+  claimSubmitted?(agentName: string, limit: number, createdBefore: Date): Promise<string[]>;
 }
