@@ -1,4 +1,4 @@
-import { execFileSync, fork } from 'node:child_process';
+import { execFileSync, fork, type Serializable } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ServerKind } from './serve.ts';
@@ -10,6 +10,10 @@ export interface ServerChild {
   readonly pid: number;
   /** Heap used after two full GCs, in bytes. */
   heap(): Promise<number>;
+  /** The child's wall clock (`performance.timeOrigin + performance.now()`), in milliseconds. */
+  clock(): Promise<number>;
+  /** When the child's `hold` agent saw task `id` abort, on its wall clock; undefined if it has not. */
+  abortedAt(id: string): Promise<number | undefined>;
   /** Resident set size now, in bytes. */
   rss(): number;
   /** Stops the child (a CPU profile, if asked for, is written on the way out). */
@@ -48,6 +52,12 @@ export function startChild(kind: ServerKind, options: StartChildOptions): Promis
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`${kind} server exited early (${code})`)));
+    // The parent asks one thing at a time, so the next message is the answer.
+    const ask = <Reply>(question: Serializable): Promise<Reply> =>
+      new Promise((resolveReply) => {
+        child.once('message', (reply: Reply) => resolveReply(reply));
+        child.send(question);
+      });
     child.once('message', (message: { port: number }) => {
       // Threads started since the fork (libuv, V8) inherit the affinity; pin again to be sure.
       if (options.cpus !== undefined) pin(pid, options.cpus);
@@ -55,11 +65,12 @@ export function startChild(kind: ServerKind, options: StartChildOptions): Promis
         kind,
         url: `http://127.0.0.1:${message.port}`,
         pid,
-        heap: () =>
-          new Promise((resolveHeap) => {
-            child.once('message', (reply: { heap: number }) => resolveHeap(reply.heap));
-            child.send('heap');
-          }),
+        heap: () => ask<{ heap: number }>('heap').then((reply) => reply.heap),
+        clock: () => ask<{ clock: number }>('clock').then((reply) => reply.clock),
+        abortedAt: (id) =>
+          ask<{ abortedAt: number | null }>({ abortedAt: id }).then(
+            (reply) => reply.abortedAt ?? undefined,
+          ),
         rss: () => {
           const status = readFileSync(`/proc/${pid}/status`, 'utf8');
           const kib = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);

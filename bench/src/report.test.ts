@@ -115,6 +115,52 @@ describe('renderReport, framework adapters', () => {
   });
 });
 
+describe('renderReport, cross-replica scenarios', () => {
+  const latency = (medianMs: number, p99Ms: number, samples: number) => ({
+    medianMs,
+    p99Ms,
+    samples,
+  });
+  const replicas: Results = {
+    load: {},
+    firstEventMs: {},
+    heapPerIdleStream: {},
+    remote: {},
+    crossReplica: {
+      eventMs: latency(1.9, 10.2, 500),
+      localEventMs: latency(1.2, 3.1, 500),
+      abortMs: latency(2.8, 99.5, 50),
+      canceledOnAMs: latency(3.4, 6, 50),
+      clockOffsetMs: 0.001,
+      clockUncertaintyMs: 0.046,
+    },
+  };
+  const line = (text: string, start: string) =>
+    text.split('\n').find((each) => each.startsWith(start));
+
+  it('holds the event from A on B to 2 ms median and 10 ms p99, the abort to 100 ms p99', () => {
+    const { text } = renderReport(replicas, info);
+    expect(line(text, 'cross-replica event, median')).toMatch(/1\.900 ms\s+<= 2 ms\s+yes/);
+    expect(line(text, 'cross-replica event, p99')).toMatch(/10\.200 ms\s+<= 10 ms\s+NO/);
+    expect(line(text, 'cross-replica cancel to abort, p99')).toMatch(
+      /99\.500 ms\s+<= 100 ms\s+yes/,
+    );
+    expect(line(text, 'event yielded on A, read from an SSE stream on B')).toMatch(
+      /1\.900\s+10\.200\s+500/,
+    );
+    expect(text).toContain("clock of A minus the reader's: 0.001 ms (+/- 0.046)");
+  });
+
+  it('shows the table and its targets only when the scenarios ran', () => {
+    const { markdown } = renderReport(replicas, info);
+    expect(markdown).toContain('### PostgreSQL replicas: cross-replica event and cancel');
+    const { crossReplica: _, ...without } = replicas;
+    const other = renderReport(without, info);
+    expect(other.markdown).not.toContain('PostgreSQL replicas');
+    expect(other.text).not.toContain('cross-replica');
+  });
+});
+
 describe('roundLines', () => {
   it('lists the requests per second of each subject in round order', () => {
     const load: Record<string, LoadFigures> = {

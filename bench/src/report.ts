@@ -4,7 +4,9 @@ import type { FirstEventTimes } from './client.ts';
 import type { ColdStartFigures } from './cold-start.ts';
 import type { Machine } from './environment.ts';
 import type { LoadFigures, LoadSettings } from './measure.ts';
+import type { CrossReplicaFigures } from './replicas.ts';
 import { adapterRows, adapterTargetRows, type TargetRow } from './report-adapters.ts';
+import { replicaRows, replicaTargetRows } from './report-replicas.ts';
 import { formatNumber, markdownTable, median, textTable } from './table.ts';
 
 /** Everything one run measured. */
@@ -22,6 +24,8 @@ export interface Results {
    * server (`gateway`, `ai-sdk-hono`, `mastra-hono`).
    */
   adapterFirstEvent?: Record<string, FirstEventTimes>;
+  /** Issue 35's cross-replica event latency and cancel (two gateway replicas on PostgreSQL). */
+  crossReplica?: CrossReplicaFigures;
 }
 
 /** How the run was made, for the report's header. */
@@ -256,6 +260,7 @@ function targetRows(results: Results): Rows {
     cold < 300,
   );
   for (const row of adapterTargetRows(results, pairedRatio)) push(...row);
+  for (const row of replicaTargetRows(results)) push(...row);
   return rows;
 }
 
@@ -292,6 +297,11 @@ export function renderReport(results: Results, info: RunInfo): { text: string; m
         'Framework adapters: time to the first event',
         adapterRows(results),
         has(results.adapterFirstEvent),
+      ],
+      [
+        'PostgreSQL replicas: cross-replica event and cancel',
+        replicaRows(results),
+        has(results.crossReplica),
       ],
     ] as const
   )

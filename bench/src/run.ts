@@ -20,6 +20,7 @@ import { measureColdStart } from './cold-start.ts';
 import { describeMachine, describeSteal, readCpuTicks, splitCpus } from './environment.ts';
 import { type LoadSettings, type LoadSubject, loadInterleaved, succeeded } from './measure.ts';
 import { dropBenchSchemas, roundTripsPerTask } from './postgres.ts';
+import { type CrossReplicaFigures, measureCrossReplica } from './replicas.ts';
 import { type Results, renderReport, roundLines, writeReport } from './report.ts';
 import {
   A2A_HEADERS,
@@ -254,6 +255,37 @@ async function measureRoundTrips(gateway: ServerChild): Promise<void> {
   );
 }
 
+/**
+ * Issue 35's cross-replica event latency and cancel: replica A and a replica B started for them on
+ * the same schema, stopped after (B's store reads every task A changes, which the loads and round
+ * trips counted before must not include).
+ */
+async function measureReplicas(a: ServerChild): Promise<void> {
+  log('cross-replica: events from A read on B, cancels sent to B of tasks running on A');
+  // A second child of the same kind: another process on the same schema.
+  const b = await startChild('gateway-postgres', { cpus: serverCpus, profileDirectory });
+  let figures: CrossReplicaFigures;
+  try {
+    figures = await measureCrossReplica(a, b, {
+      events: quick ? 100 : 500,
+      warmupEvents: 20,
+      cancels: quick ? 10 : 50,
+      warmupCancels: quick ? 2 : 5,
+    });
+  } finally {
+    await b.stop();
+  }
+  const ms = (value: number) => value.toFixed(3);
+  log(
+    `  clock of A minus the reader's: ${ms(figures.clockOffsetMs)} ms (+/- ${ms(figures.clockUncertaintyMs)})`,
+  );
+  for (const [name, latency] of Object.entries(figures)) {
+    if (typeof latency === 'number') continue;
+    log(`  ${name}: median ${ms(latency.medianMs)}, p99 ${ms(latency.p99Ms)} (${latency.samples})`);
+  }
+  results.crossReplica = figures;
+}
+
 // Each run's PostgreSQL schemas (the gateway's, and the SDK's with `_sdk`), dropped at the end.
 const PG_SCHEMA = `bench_${process.pid}`;
 process.env.BENCH_PG_SCHEMA = PG_SCHEMA;
@@ -407,6 +439,7 @@ try {
       subject('pg-tasks/memory', memory, '/agents/echo/tasks?wait=10', echoBody, taskDone),
     ]);
     await measureRoundTrips(gateway);
+    await measureReplicas(gateway);
   }
 } finally {
   await Promise.all([...children.values()].map((child) => child.stop()));

@@ -1,5 +1,6 @@
 // The server side of the benchmark, one kind per child process: `node src/serve.ts <kind>`.
-// It reports its port over IPC, answers `heap` (heap used after a full GC) and stops when the
+// It reports its port over IPC, answers `heap` (heap used after a full GC), `clock` (its wall
+// clock) and `{ abortedAt: id }` (when its `hold` agent saw that task abort), and stops when the
 // parent disconnects.
 
 import { type Agent, createMemoryConversationStore } from '@agentport/core';
@@ -11,6 +12,7 @@ import {
 } from '@agentport/gateway';
 import { listen } from '@agentport/http/node';
 import { startHono, startRaw, startSdkExpress } from './anchors.ts';
+import { createReplicaAgents, takeAbortTime, wallClock } from './replica-agents.ts';
 import { CONVERSATION_MESSAGES } from './scenarios.ts';
 
 /** The servers the benchmark can start. */
@@ -107,8 +109,11 @@ export function startServer(kind: ServerKind, signal: AbortSignal): Promise<numb
       return import('./postgres.ts').then(async ({ openGatewayStores }) => {
         const stores = await openGatewayStores();
         signal.addEventListener('abort', () => void stores.close(), { once: true });
+        // With the cross-replica scenarios' agents (any replica may be A or B).
+        const setup = builtin('task');
         return startGateway(signal, {
-          ...builtin('task'),
+          ...setup,
+          agents: [...setup.agents, ...createReplicaAgents()],
           stores: {
             store: stores.tasks,
             conversations: stores.conversations,
@@ -133,6 +138,10 @@ if (process.send !== undefined && import.meta.main) {
       globalThis.gc?.();
       globalThis.gc?.();
       process.send?.({ heap: process.memoryUsage().heapUsed });
+    } else if (message === 'clock') {
+      process.send?.({ clock: wallClock() });
+    } else if (typeof message === 'object' && message !== null && 'abortedAt' in message) {
+      process.send?.({ abortedAt: takeAbortTime(String(message.abortedAt)) ?? null });
     }
   });
   process.on('disconnect', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatNumber, markdownTable, median, textTable } from './table.ts';
+import { formatNumber, markdownTable, median, percentile, textTable } from './table.ts';
 
 describe('median', () => {
   it('takes the middle value of an odd count whatever the order', () => {
@@ -12,6 +12,19 @@ describe('median', () => {
 
   it('is NaN for no values', () => {
     expect(median([])).toBeNaN();
+  });
+});
+
+describe('percentile', () => {
+  it('takes the nearest rank: the p99 of 100 values is the 99th, of 10 the largest', () => {
+    const hundred = Array.from({ length: 100 }, (_, index) => 100 - index);
+    expect(percentile(hundred, 99)).toBe(99);
+    expect(percentile(hundred, 50)).toBe(50);
+    expect(percentile([3, 9, 1, 7, 5, 2, 8, 4, 6, 10], 99)).toBe(10);
+  });
+
+  it('is NaN for no values', () => {
+    expect(percentile([], 99)).toBeNaN();
   });
 });
 

@@ -40,3 +40,11 @@ export function markdownTable(rows: readonly (readonly string[])[]): string {
   const [header = [], ...body] = rows;
   return [line(header), line(header.map(() => '---')), ...body.map(line)].join('\n');
 }
+
+/** The `p`th percentile of some numbers by nearest rank (the p99 of 100 is the 99th); NaN when empty. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
+  return sorted[rank - 1] as number;
+}
