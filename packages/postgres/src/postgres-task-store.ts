@@ -27,6 +27,7 @@ import {
   startsWorking,
 } from './task-checks.ts';
 import { createTaskFeed, type TaskFeed } from './task-feed.ts';
+import { type KnownRow, KnownRows } from './task-known.ts';
 import { claimSubmitted, renewLeases, sweepLostTasks, takeOverLost } from './task-leases.ts';
 import { getTask, listTasks, readEvents } from './task-reads.ts';
 import { relay } from './task-relay.ts';
@@ -151,6 +152,7 @@ async function createTask(state: StoreState, input: NewTask): Promise<Task> {
     throw new InvalidInputError(`Task '${input.id}' already exists`, { field: 'id' });
   }
   frozenTask(task);
+  state.known.set({ task, earliestAfter: start, retainMs });
   notify(state, task, events);
   return task;
 }
@@ -169,33 +171,69 @@ type StepChange = (
   timestamp: string,
 ) => { events: TaskEvent[]; changes: StepChanges } | undefined;
 
+/** What a step starts from: the task as a draft, and the row's fields it checks and writes. */
+interface StepBase {
+  readonly draft: TaskDraft;
+  readonly seq: number;
+  readonly earliestAfter: number;
+  readonly retainMs: number;
+  readonly status: Task['status'];
+}
+
+async function readBase(state: StoreState, id: string): Promise<StepBase> {
+  const { rows } = await unavailableOr(() =>
+    state.pool.query<TaskRow>({ ...state.sql.read, values: [id] }),
+  );
+  const row = rows[0];
+  if (row === undefined) throw new TaskNotFoundError(id);
+  const draft = draftOf(row) as TaskDraft;
+  const { seq, status } = row;
+  return { draft, seq, earliestAfter: row.earliest_after, retainMs: Number(row.retain_ms), status };
+}
+
+function knownBase(known: KnownRow): StepBase {
+  const { task, earliestAfter, retainMs } = known;
+  const draft = structuredClone(task) as TaskDraft;
+  return { draft, seq: task.seq, earliestAfter, retainMs, status: task.status };
+}
+
 /**
- * One step of a task: reads it, lets `change` check and apply itself, and writes it with its
- * events in one statement that applies only if no other step wrote the task since the read (its
- * seq); a step that lost that race reads the task again and is checked anew.
+ * One step of a task: reads it (or starts from the row this store wrote last), lets `change`
+ * check and apply itself, and writes it with its events in one statement that applies only if
+ * no other step wrote the task since (its seq); a step that lost that race reads the task again
+ * and is checked anew. A step from a remembered row that would not write (a refusal, no change)
+ * is made again from the row read, so only the database's state refuses or answers.
  */
 async function stepTask(state: StoreState, id: string, change: StepChange): Promise<Task> {
+  let known = state.known.get(id);
   for (;;) {
-    const { rows } = await unavailableOr(() =>
-      state.pool.query<TaskRow>({ ...state.sql.read, values: [id] }),
-    );
-    const row = rows[0];
-    if (row === undefined) throw new TaskNotFoundError(id);
-    const draft = draftOf(row) as TaskDraft;
+    const remembered = known !== undefined;
+    const base = known === undefined ? await readBase(state, id) : knownBase(known);
+    known = undefined;
+    const { draft } = base;
     const at = state.now();
-    const applied = change(draft, new Date(at).toISOString());
-    if (applied === undefined) return frozenTask(draft);
+    let applied: ReturnType<StepChange>;
+    try {
+      applied = change(draft, new Date(at).toISOString());
+    } catch (error) {
+      if (remembered) continue;
+      throw error;
+    }
+    if (applied === undefined) {
+      if (remembered) continue;
+      return frozenTask(draft);
+    }
     const { events, changes } = applied;
-    const seq = row.seq + events.length;
+    const seq = base.seq + events.length;
     draft.seq = seq;
-    const { start, base, kept } = keptEvents(state, seq, row.earliest_after, events);
-    const finished = isTerminalStatus(draft.status) && !isTerminalStatus(row.status);
+    const { start, base: first, kept } = keptEvents(state, seq, base.earliestAfter, events);
+    const finished = isTerminalStatus(draft.status) && !isTerminalStatus(base.status);
     const result = await unavailableOr(() =>
       state.pool.query({
         ...state.sql.step,
         values: [
           id,
-          row.seq,
+          base.seq,
           draft.status,
           draft.statusMessage === undefined ? null : JSON.stringify(draft.statusMessage),
           draft.error === undefined ? null : JSON.stringify(draft.error),
@@ -208,10 +246,10 @@ async function stepTask(state: StoreState, id: string, change: StepChange): Prom
           new Date(at),
           seq,
           start,
-          finished ? new Date(at + Number(row.retain_ms)) : null,
-          base,
+          finished ? new Date(at + base.retainMs) : null,
+          first,
           JSON.stringify(kept),
-          start > row.earliest_after,
+          start > base.earliestAfter,
           state.channel,
           payloadOf(state, id, seq),
           ...leaseOf(state, draft, at),
@@ -220,9 +258,11 @@ async function stepTask(state: StoreState, id: string, change: StepChange): Prom
     );
     if (result.rowCount === 1) {
       const task = frozenTask(draft);
+      state.known.set({ task, earliestAfter: start, retainMs: base.retainMs });
       notify(state, task, events);
       return task;
     }
+    state.known.forget(id);
   }
 }
 
@@ -287,6 +327,7 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Post
     listeners: new Set(),
     leaseMs: positiveInteger(options.leaseMs, DEFAULT_LEASE_MS, 'leaseMs'),
     leased: new Set(),
+    known: new KnownRows(),
   };
   // A renewal that fails (the database away) is tried again at the next tick.
   const renewals = setInterval(

@@ -32,10 +32,11 @@ export function relay(state: StoreState, fetch: (id: string) => Promise<Task | u
   return {
     onPayload(payload) {
       const [instance, seqText] = payload.split(' ', 2);
-      if (instance === state.instance || seqText === undefined || state.listeners.size === 0) {
-        return;
-      }
-      enqueue(payload.slice((instance?.length ?? 0) + seqText.length + 2), Number(seqText));
+      if (instance === state.instance || seqText === undefined) return;
+      const id = payload.slice((instance?.length ?? 0) + seqText.length + 2);
+      // Another process stepped it: the row this store wrote last is out of date.
+      state.known.forget(id);
+      if (state.listeners.size > 0) enqueue(id, Number(seqText));
     },
     onReconnect(lostAt) {
       const since = new Date(lostAt - CATCH_UP_MARGIN_MS);

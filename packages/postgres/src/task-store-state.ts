@@ -1,5 +1,6 @@
 import { InvalidInputError, type Task, type TaskEvent, type TaskListener } from '@agentport/core';
 import type { Pool } from 'pg';
+import type { KnownRows } from './task-known.ts';
 import type { TaskSql } from './task-sql.ts';
 
 /** What the task store's steps, reads and relay share. */
@@ -17,6 +18,8 @@ export interface StoreState {
   readonly leaseMs: number;
   /** The working tasks this store's process runs: it renews their leases. */
   readonly leased: Set<string>;
+  /** The rows of the unfinished tasks it wrote last (see KnownRows). */
+  readonly known: KnownRows;
 }
 
 /**
