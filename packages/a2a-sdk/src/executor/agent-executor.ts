@@ -155,6 +155,8 @@ interface Followed {
   readonly resumed: boolean;
   /** The task as the runner has it, to open the bus with (else the SDK's copy). */
   readonly task?: Task;
+  /** The task as the runner created it, to follow its log from without reading it first. */
+  readonly created?: CoreTask;
 }
 
 /**
@@ -208,7 +210,7 @@ async function taskToFollow(
   if (created.id !== taskId) {
     return { taskId: created.id, after: created.seq, resumed: true, task: a2aTaskOf(created) };
   }
-  return { taskId, after: created.seq, resumed: requestContext.task !== undefined };
+  return { taskId, after: created.seq, resumed: requestContext.task !== undefined, created };
 }
 
 /**
@@ -245,6 +247,7 @@ async function executeInTurn(
     const publisher = new TaskPublisher(eventBus, follow.taskId, opened.contextId);
     await publishTaskLog(state.runner, opened, follow.after, publisher, {
       resumed: follow.resumed,
+      ...(follow.created === undefined ? {} : { created: follow.created }),
     });
   } finally {
     state.runs.delete(taskId);

@@ -38,6 +38,8 @@ export interface PublishLogOptions {
   resumed: boolean;
   /** Stops publishing (the reader went away). */
   signal?: AbortSignal;
+  /** The task as the runner created it (see `TaskFollowOptions.task`). */
+  created?: CoreTask;
 }
 
 /** The artifact chunk of a core artifact update, in the SDK's shape. */
@@ -163,9 +165,16 @@ export async function publishTaskLog(
   const reader = new LogPublisher(publisher, task, options.resumed);
   const signal = options.signal === undefined ? {} : { signal: options.signal };
   let from = after;
+  let known = options.created;
   for (;;) {
     try {
-      for await (const { seq, event } of runner.follow(task.id, { after: from, ...signal })) {
+      const start = known === undefined ? {} : { task: known };
+      known = undefined;
+      for await (const { seq, event } of runner.follow(task.id, {
+        after: from,
+        ...signal,
+        ...start,
+      })) {
         from = seq;
         if (reader.apply(event)) return;
       }

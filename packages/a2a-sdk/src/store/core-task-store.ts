@@ -14,10 +14,14 @@ import {
   UNFINISHED_STATUSES,
 } from '@agentport/core';
 import { OUTPUT_ARTIFACT_ID, textOfParts } from '../executor/parts.ts';
+import { TERMINAL_STATES } from '../handler/task-progress.ts';
 import { storeFullError } from './store-full.ts';
 import { a2aTaskOf, coreMessageOf, coreStatusOf } from './task-view.ts';
 
 const DEFAULT_PAGE_SIZE = 50;
+
+const isTerminalState = (state: TaskState | undefined): boolean =>
+  state !== undefined && TERMINAL_STATES.has(state);
 
 /**
  * Stores a task the runner did not run (a message answer that failed, say): created with its
@@ -61,6 +65,42 @@ async function storeEnded(runner: TaskRunner, task: Task): Promise<void> {
     },
     { expectedStatus: 'submitted' },
   );
+}
+
+/** How many tasks' stored message ids the store remembers (the oldest noted go first). */
+const MAX_REMEMBERED = 1_000;
+
+/**
+ * The ids of the messages the core store was seen to hold, by task: a save of the SDK's copy
+ * whose user messages are all among them has nothing to add, and reads nothing.
+ */
+class StoredMessages {
+  readonly #ids = new Map<string, Set<string>>();
+
+  note(task: CoreTask): void {
+    this.#ids.delete(task.id);
+    this.#ids.set(task.id, new Set(task.messages.map(({ messageId }) => messageId)));
+    if (this.#ids.size > MAX_REMEMBERED) {
+      for (const oldest of this.#ids.keys()) {
+        this.#ids.delete(oldest);
+        break;
+      }
+    }
+  }
+
+  holdsAll(task: Task): boolean {
+    const ids = this.#ids.get(task.id);
+    if (ids === undefined) return false;
+    for (const message of task.history ?? []) {
+      if (message.role === Role.ROLE_USER && !ids.has(message.messageId)) return false;
+    }
+    if (isTerminalState(task.status?.state)) this.forget(task.id);
+    return true;
+  }
+
+  forget(id: string): void {
+    this.#ids.delete(id);
+  }
 }
 
 /**
@@ -161,6 +201,7 @@ async function listTasks(runner: TaskRunner, params: ListTasksRequest): Promise<
  * caller, as on the hand-rolled surface.
  */
 export function createCoreTaskStore(runner: TaskRunner): TaskStore {
+  const stored = new StoredMessages();
   return {
     async load(taskId) {
       try {
@@ -171,9 +212,15 @@ export function createCoreTaskStore(runner: TaskRunner): TaskStore {
       }
     },
     async save(task) {
-      const stored = await runner.store.get(task.id);
-      if (stored === undefined) await storeEnded(runner, task);
-      else if (stored.agentName === runner.agent.name) await addFollowUps(runner, stored, task);
+      // The SDK saves its copy after each change: most saves add nothing the store lacks.
+      if (stored.holdsAll(task)) return;
+      const current = await runner.store.get(task.id);
+      if (current === undefined) await storeEnded(runner, task);
+      else if (current.agentName === runner.agent.name) {
+        stored.note(current);
+        await addFollowUps(runner, current, task);
+      }
+      if (isTerminalState(task.status?.state)) stored.forget(task.id);
     },
     list: (params) => listTasks(runner, params),
   };

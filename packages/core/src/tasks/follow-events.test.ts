@@ -73,4 +73,35 @@ describe('followTaskEvents', () => {
     await store.append('t1', deltas);
     await expect(first).rejects.toMatchObject({ code: 'events_expired', earliestAfter: 1_002 });
   });
+
+  it("starts from the caller's task instead of reading it, unless that one is finished or paused", async () => {
+    const store = createMemoryTaskStore();
+    let reads = 0;
+    const counted: TaskStore = {
+      ...store,
+      get: (id) => {
+        reads += 1;
+        return store.get(id);
+      },
+    };
+    const created = await store.create({ id: 't1', agentName: 'echo', input: 'x', metadata: {} });
+    const seen: string[] = [];
+    const following = (async () => {
+      for await (const { event } of followTaskEvents(counted, 't1', { task: created })) {
+        seen.push(event.type === 'status-update' ? event.status : event.type);
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    await store.update('t1', { status: 'working' }, { expectedStatus: 'submitted' });
+    await store.update('t1', { status: 'completed', output: 'x' }, { expectedStatus: 'working' });
+    await following;
+    expect(seen).toEqual(['submitted', 'working', 'completed']);
+    expect(reads).toBe(0);
+    // A finished task handed in is read: the store, not the caller's copy, ends the follow.
+    const done = await store.get('t1');
+    for await (const _ of followTaskEvents(counted, 't1', { task: done, after: done?.seq })) {
+      // Nothing after its end.
+    }
+    expect(reads).toBe(1);
+  });
 });

@@ -10,6 +10,12 @@ export interface TaskFollowOptions {
   after?: number;
   /** Stops following: the iteration ends (without an error). */
   signal?: AbortSignal;
+  /**
+   * The task as the caller has it, at or before `after`: the follow starts from it instead of
+   * reading the task first (a task it just created, say). One that is finished or paused is read
+   * anyway, so that only the store says the follow has nothing more to wait for.
+   */
+  task?: Task;
 }
 
 /** Where {@link followEvents} reads and hears one task's events. */
@@ -117,7 +123,11 @@ export async function* followEvents(
   const stop = source.listen(heard.change, heard.end);
   signal?.addEventListener('abort', heard.wake, { once: true });
   try {
-    const task = await source.get();
+    const known = options.task;
+    const task =
+      known === undefined || isTerminalStatus(known.status) || isInterruptedStatus(known.status)
+        ? await source.get()
+        : known;
     let last = options.after ?? 0;
     // Whether the last event yielded paused the task: once caught up, the follow ends there.
     let paused = false;
