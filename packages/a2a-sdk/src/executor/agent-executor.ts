@@ -205,12 +205,16 @@ async function taskToFollow(
   // A context named after the task is its own (new) one: no conversation to read for it.
   const created = await runner.submit(
     message,
-    contextId === taskId ? { id: taskId } : { id: taskId, contextId },
+    contextId === taskId
+      ? { id: taskId, startWorking: true }
+      : { id: taskId, contextId, startWorking: true },
   );
   if (created.id !== taskId) {
     return { taskId: created.id, after: created.seq, resumed: true, task: a2aTaskOf(created) };
   }
-  return { taskId, after: created.seq, resumed: requestContext.task !== undefined, created };
+  // A task created started has its `working` update in its log already: published from there.
+  const after = created.status === 'working' ? created.seq - 1 : created.seq;
+  return { taskId, after, resumed: requestContext.task !== undefined, created };
 }
 
 /**

@@ -3,7 +3,12 @@ import { createEchoAgent } from '@agentport/core/agents';
 import { describe, expect, it } from 'vitest';
 import { createA2ASdkServer } from '../server.ts';
 
-const card = { name: 'Echo', version: '1.0.0', description: 'Echoes', url: 'http://localhost/a2a/echo' };
+const card = {
+  name: 'Echo',
+  version: '1.0.0',
+  description: 'Echoes',
+  url: 'http://localhost/a2a/echo',
+};
 const V1 = { 'A2A-Version': '1.0', 'content-type': 'application/json' };
 
 /** A store counting the reads of a task (a round trip each on a database). */

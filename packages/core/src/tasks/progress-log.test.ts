@@ -61,10 +61,9 @@ describe('task runner progress log', () => {
     const steps = recordedSteps(runner);
     const done = await runner.submitAndWait('x');
     expect(done).toMatchObject({ status: 'completed', output: 'a b c d', seq: 7 });
-    // Three steps, as before there was a log: created, started, ended (with the four deltas).
+    // Two steps: created started (a slot was free), ended (with the four deltas).
     expect(steps.map(([task, events]) => [task.status, events.length])).toEqual([
-      ['submitted', 1],
-      ['working', 1],
+      ['working', 2],
       ['completed', 5],
     ]);
     expect(await loggedTypes(runner, done.id)).toEqual([

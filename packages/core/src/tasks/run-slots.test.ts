@@ -50,4 +50,22 @@ describe('RunSlots', () => {
     expect(controllers.get('a')?.signal.aborted).toBe(true);
     expect(started).toEqual(['a']);
   });
+
+  it('reserves a free slot for a task about to be created, runs it there or gives it back', () => {
+    const { slots, started, end } = slotsOf(1);
+    expect(slots.reserve()).toBe(true);
+    // The reserved slot is taken: nothing else starts, and no second reservation fits.
+    expect(slots.reserve()).toBe(false);
+    slots.start('queued');
+    expect(started).toEqual([]);
+    slots.unreserve();
+    expect(started).toEqual(['queued']);
+    end('queued');
+    expect(slots.reserve()).toBe(true);
+    slots.runReserved('created');
+    expect(started).toEqual(['queued', 'created']);
+    expect(slots.room()).toBe(0);
+    end('created');
+    expect(slots.room()).toBe(1);
+  });
 });

@@ -29,6 +29,30 @@ export class RunSlots {
     this.#pump();
   }
 
+  /**
+   * Takes a free slot for a task about to be created started (nothing queued waits for it);
+   * whether one was free. The slot is then `runReserved`'s, or given back by `unreserve`.
+   */
+  reserve(): boolean {
+    if (this.room() <= 0) return false;
+    this.#active += 1;
+    return true;
+  }
+
+  /** Runs a task in the slot `reserve` took for it. */
+  runReserved(id: string): void {
+    const controller = new AbortController();
+    this.#running.set(id, controller);
+    // A run never rejects.
+    void this.#run(id, controller, this);
+  }
+
+  /** Gives back a slot `reserve` took (the task was not created), and starts the next. */
+  unreserve(): void {
+    this.#active -= 1;
+    this.#pump();
+  }
+
   /** How many more tasks would start at once: the free slots, less what the queue holds. */
   room(): number {
     return this.#maxConcurrency - this.#active - this.#queue.length;

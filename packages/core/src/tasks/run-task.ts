@@ -37,6 +37,8 @@ export interface RunShared {
   readonly maxHistory: number;
   /** The tasks queued to run again after an answer (they are `working` already). */
   readonly resuming: Set<string>;
+  /** The tasks created `working` in a slot taken for them, as created: their runs start there. */
+  readonly started: Map<string, Task>;
 }
 
 /**
@@ -138,6 +140,11 @@ async function recordTurn(
 
 /** Starts a task's run: `working` from `submitted`, or as it is when it resumes after an answer. */
 async function startTask(shared: RunShared, id: string, resumed: boolean): Promise<Task> {
+  const created = shared.started.get(id);
+  if (created !== undefined) {
+    shared.started.delete(id);
+    return created;
+  }
   if (!resumed) return shared.store.update(id, START, FROM_SUBMITTED);
   const task = await shared.store.get(id);
   if (task === undefined || task.status !== 'working')

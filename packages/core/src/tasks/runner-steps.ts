@@ -21,26 +21,29 @@ import type { Watcher } from './watch-task.ts';
 // The steps of a task runner's calls (see task-runner.ts), each a function of its own.
 
 /**
- * Creates a task of an agent in `submitted`. Not async: the store's own promise is handed on (an
- * async function returning a promise adds a promise and three microtask turns to every create).
+ * Creates a task of an agent in `submitted`, or `working` for a run that starts as it is
+ * created. Not async: the store's own promise is handed on (an async function returning a
+ * promise adds a promise and three microtask turns to every create).
  */
 export function createTask(
   store: TaskStore,
   agentName: string,
   input: AgentInput,
   options: TaskSubmitOptions,
+  status: 'submitted' | 'working' = 'submitted',
 ): Promise<Task> {
   const { id = randomUuid(), metadata = {}, contextId } = options;
+  const started = status === 'working' ? { status } : {};
   if (typeof input === 'string') {
     if (input.length === 0) return emptyInput();
     const { messages } = options;
-    return store.create({ id, agentName, input, metadata, contextId, messages });
+    return store.create({ id, agentName, input, metadata, contextId, messages, ...started });
   }
   const refusal = messageRefusal(input);
   if (refusal !== undefined) return Promise.reject(refusal);
   const text = textOf(input.parts);
   const messages = [...(options.messages ?? []), input];
-  return store.create({ id, agentName, input: text, metadata, contextId, messages });
+  return store.create({ id, agentName, input: text, metadata, contextId, messages, ...started });
 }
 
 function emptyInput(): Promise<never> {

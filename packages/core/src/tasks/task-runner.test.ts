@@ -33,18 +33,47 @@ function gatedAgent(name = 'gated', options: { ignoreSignal?: boolean } = {}) {
 }
 
 describe('createTaskRunner', () => {
-  it('moves a task through submitted, working and completed', async () => {
-    const runner = createTaskRunner({ agent: createEchoAgent() });
+  it('creates a task working when asked to and a slot is free, submitted and queued when none is', async () => {
+    const gated = gatedAgent();
+    const runner = createTaskRunner({ agent: gated.agent, maxConcurrency: 1 });
     const statuses: string[] = [];
-    runner.store.subscribe((task) => statuses.push(task.status));
-    const task = await runner.submit('hello world', { metadata: { requestId: 'r1' } });
-    expect(task).toMatchObject({ status: 'submitted', agentName: 'echo', input: 'hello world' });
-    const done = await runner.wait(task.id);
-    expect(done).toMatchObject({ status: 'completed', output: 'hello world' });
-    expect(done.metadata).toEqual({ requestId: 'r1' });
-    expect(statuses[0]).toBe('submitted');
-    expect(statuses[1]).toBe('working');
-    expect(statuses.at(-1)).toBe('completed');
+    runner.store.subscribe((task) => {
+      const seen = `${task.input} ${task.status}`;
+      if (statuses.at(-1) !== seen) statuses.push(seen);
+    });
+    const first = await runner.submit('a', { metadata: { requestId: 'r1' }, startWorking: true });
+    // Created started, in one step: its log still says submitted, then working.
+    expect(first).toMatchObject({ status: 'working', agentName: gated.agent.name, input: 'a' });
+    const logged = (await runner.events(first.id)).map(({ event }) => event);
+    expect(logged).toMatchObject([
+      { type: 'status-update', status: 'submitted' },
+      { type: 'status-update', status: 'working' },
+    ]);
+    const second = await runner.submit('b', { startWorking: true });
+    expect(second.status).toBe('submitted');
+    gated.release();
+    expect(await runner.wait(first.id)).toMatchObject({
+      status: 'completed',
+      metadata: { requestId: 'r1' },
+    });
+    await runner.wait(second.id);
+    expect(statuses).toEqual([
+      'a working',
+      'b submitted',
+      'a completed',
+      'b working',
+      'b completed',
+    ]);
+    // A create that fails gives its slot back: the next task still starts at once.
+    await expect(runner.submit('again', { id: first.id })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+    expect((await runner.submit('c', { startWorking: true })).status).toBe('working');
+    // Not asked to, it is created submitted, and started by a step of its own.
+    const plain = createTaskRunner({ agent: createEchoAgent() });
+    const queued = await plain.submit('d');
+    expect(queued.status).toBe('submitted');
+    expect(await plain.wait(queued.id)).toMatchObject({ status: 'completed', output: 'd' });
   });
 
   it('runs an agent whose stream is not a defineAgent one, and cancels it though it never ends', async () => {
@@ -86,7 +115,7 @@ describe('createTaskRunner', () => {
     const done = await runner.submitAndWait('hello world', { metadata: { requestId: 'r2' } });
     expect(done).toMatchObject({ status: 'completed', output: 'hello world' });
     expect(done.metadata).toEqual({ requestId: 'r2' });
-    expect(statuses).toEqual(['submitted', 'working', 'completed']);
+    expect(statuses).toEqual(['working', 'completed']);
     await expect(runner.submitAndWait('')).rejects.toMatchObject({ code: 'invalid_input' });
 
     const gated = gatedAgent();

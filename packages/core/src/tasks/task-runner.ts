@@ -73,6 +73,12 @@ export interface TaskSubmitOptions {
   contextId?: string;
   /** Its history to begin with (the caller's message, as a surface received it). */
   messages?: readonly Message[];
+  /**
+   * `submit` only: with a slot free, create the task `working` (its log still says `submitted`
+   * first), one store step where a create and a start take two, and return it so; default false,
+   * the task returned `submitted`. `submitAndWait` always does, its caller seeing only the end.
+   */
+  startWorking?: boolean;
 }
 
 /** Runs an agent's tasks through their lifecycle, with bounded concurrency and cancellation. */
@@ -188,8 +194,9 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     async submit(input, submitOptions = {}) {
       const waiting = await waitingIn(submitOptions.contextId);
       if (waiting !== undefined) return resume(waiting, input);
-      const task = await createTask(store, agent.name, input, submitOptions);
-      slots.start(task.id);
+      const eager = submitOptions.startWorking === true;
+      const { task, start } = await createToRun(shared, slots, input, submitOptions, eager);
+      start();
       return task;
     },
     list(listOptions = {}) {
@@ -199,9 +206,9 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       waitOptions.signal?.throwIfAborted();
       const waiting = await waitingIn(waitOptions.contextId);
       if (waiting !== undefined) return this.resumeAndWait(waiting, input, waitOptions);
-      const task = await createTask(store, agent.name, input, waitOptions);
+      const { task, start } = await createToRun(shared, slots, input, waitOptions, true);
       // Watched before it can start: every change is seen, nothing needs reading back.
-      return settleOf(task.id, waitOptions, get, watchers, cancel, () => slots.start(task.id));
+      return settleOf(task.id, waitOptions, get, watchers, cancel, start);
     },
     async resumeAndWait(id, input, waitOptions = {}) {
       waitOptions.signal?.throwIfAborted();
@@ -275,6 +282,39 @@ function runSlotsOf(
   return { slots, claims, unsubscribe };
 }
 
+/**
+ * Creates a task for a run, and how to start it: `eager` with a slot free, the slot is taken and
+ * the task created `working` (one step, where a create and a start take two); else it is created
+ * `submitted` and queued.
+ */
+async function createToRun(
+  shared: RunShared,
+  slots: RunSlots,
+  input: AgentInput,
+  options: TaskSubmitOptions,
+  eager: boolean,
+): Promise<{ task: Task; start: () => void }> {
+  const { store, agent } = shared;
+  if (!eager || !slots.reserve()) {
+    const task = await createTask(store, agent.name, input, options);
+    return { task, start: () => slots.start(task.id) };
+  }
+  let task: Task;
+  try {
+    task = await createTask(store, agent.name, input, options, 'working');
+  } catch (error) {
+    slots.unreserve();
+    throw error;
+  }
+  return {
+    task,
+    start: () => {
+      shared.started.set(task.id, task);
+      slots.runReserved(task.id);
+    },
+  };
+}
+
 /** What every run of a runner shares, from its options. */
 function sharedOf(options: TaskRunnerOptions): RunShared {
   return {
@@ -283,6 +323,7 @@ function sharedOf(options: TaskRunnerOptions): RunShared {
     conversations: options.conversations ?? createMemoryConversationStore(),
     maxHistory: options.maxHistory ?? DEFAULT_MAX_HISTORY,
     resuming: new Set(),
+    started: new Map(),
   };
 }
 
