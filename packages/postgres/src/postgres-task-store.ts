@@ -29,6 +29,7 @@ import {
 import { createTaskFeed, type TaskFeed } from './task-feed.ts';
 import { type KnownRow, KnownRows } from './task-known.ts';
 import { claimSubmitted, renewLeases, sweepLostTasks, takeOverLost } from './task-leases.ts';
+import { createTaskNotifier } from './task-notifier.ts';
 import { getTask, listTasks, readEvents } from './task-reads.ts';
 import { relay } from './task-relay.ts';
 import { draftOf, frozenTask, type TaskRow } from './task-rows.ts';
@@ -141,8 +142,6 @@ async function createTask(state: StoreState, input: NewTask): Promise<Task> {
         start,
         retainMs,
         JSON.stringify(kept),
-        state.channel,
-        payloadOf(state, task.id, seq),
         ...leaseOf(state, task, created),
       ],
     }),
@@ -153,6 +152,7 @@ async function createTask(state: StoreState, input: NewTask): Promise<Task> {
   }
   frozenTask(task);
   state.known.set({ task, earliestAfter: start, retainMs });
+  state.notifier.send(payloadOf(state, task.id, seq));
   notify(state, task, events);
   return task;
 }
@@ -250,8 +250,6 @@ async function stepTask(state: StoreState, id: string, change: StepChange): Prom
           first,
           JSON.stringify(kept),
           start > base.earliestAfter,
-          state.channel,
-          payloadOf(state, id, seq),
           ...leaseOf(state, draft, at),
         ],
       }),
@@ -259,6 +257,7 @@ async function stepTask(state: StoreState, id: string, change: StepChange): Prom
     if (result.rowCount === 1) {
       const task = frozenTask(draft);
       state.known.set({ task, earliestAfter: start, retainMs: base.retainMs });
+      state.notifier.send(payloadOf(state, id, seq));
       notify(state, task, events);
       return task;
     }
@@ -316,10 +315,12 @@ function appendToTask(
  */
 export function createPostgresTaskStore(options: PostgresTaskStoreOptions): PostgresTaskStore {
   const schema = checkedSchema(options.schema);
+  const channel = taskChannel(schema);
   const state: StoreState = {
     pool: options.pool,
     sql: taskSql(schema),
-    channel: taskChannel(schema),
+    channel,
+    notifier: createTaskNotifier(options.pool, channel, `agentport.${schema}.notify`),
     instance: randomUUID(),
     now: options.now ?? Date.now,
     ttlMs: countOption(options.ttlMs, 'ttlMs', DEFAULT_TTL_MS),
@@ -374,6 +375,7 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Post
       claimSubmitted(state, agentName, limit, createdBefore),
     close: async () => {
       clearInterval(renewals);
+      await state.notifier.close();
       await feed?.close();
     },
   };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { StoreUnavailableError } from '@agentport/core';
 import { describe, expect, it, vi } from 'vitest';
 import { createPostgresStores } from './postgres-stores.ts';
@@ -44,18 +45,21 @@ describe('a database that drops its connections', () => {
   const makeStores = useStores();
 
   it('lets go of a pooled connection the server ended, and serves the next call on another', async () => {
-    const stores = await makeStores({ url: DATABASE_URL });
+    const name = `ended_${randomUUID().slice(0, 8)}`;
+    const url = new URL(DATABASE_URL);
+    url.searchParams.set('application_name', name);
+    const stores = await makeStores({ url: url.href });
     await stores.tasks.create({ id: 't1', agentName: 'echo', input: 'hi', metadata: {} });
-    const { rows } = await stores.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-    await vi.waitFor(() => expect(stores.pool.idleCount).toBeGreaterThan(0));
+    // Its step's notification sent too: every connection of the pool idle.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await vi.waitFor(() => expect(stores.pool.idleCount).toBe(stores.pool.totalCount));
     const other = createPostgresStores({ url: DATABASE_URL });
     try {
       // The server ends every idle connection of the pool (a restart, an operator, a proxy).
       await other.pool.query(
         `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-         WHERE pid <> pg_backend_pid() AND datname = current_database() AND state = 'idle'
-           AND application_name = '' AND pid = ANY($1)`,
-        [rows.map((row) => row.pid)],
+         WHERE application_name = $1 AND state = 'idle'`,
+        [name],
       );
     } finally {
       await other.close();

@@ -31,7 +31,7 @@ export function taskSql(schema: string): TaskSql {
   INSERT INTO ${s}.tasks (id, context_id, agent_name, status, input, messages, artifacts, metadata,
     created_at, updated_at, seq, earliest_after, retain_ms, lease_owner, lease_expires_at)
   VALUES ($1, $2, $3, $4, $5, $6::json, '[]', $7::json, $8, $8, $9::integer, $10::integer, $11,
-    $15::text, $16::timestamptz)
+    $13::text, $14::timestamptz)
   ON CONFLICT (id) DO NOTHING
   RETURNING id
 ), logged AS (
@@ -39,10 +39,10 @@ export function taskSql(schema: string): TaskSql {
   SELECT created.id, $10::integer + e.ordinality, e.value
   FROM created, json_array_elements($12::json) WITH ORDINALITY AS e(value, ordinality)
 )
-SELECT pg_notify($13, $14) FROM created`,
+SELECT id FROM created`,
     ),
     // One step, one statement: applied only if no other step came first (its seq), with its
-    // events, the log's oldest past the cap dropped, and the notification, or nothing at all.
+    // events and the log's oldest past the cap dropped, or nothing at all.
     step: named(
       'step',
       `WITH updated AS (
@@ -54,7 +54,7 @@ SELECT pg_notify($13, $14) FROM created`,
     artifacts = coalesce($11::json, artifacts),
     updated_at = $12, seq = $13::integer, earliest_after = $14::integer,
     expires_at = coalesce($15::timestamptz, expires_at),
-    lease_owner = $21::text, lease_expires_at = $22::timestamptz
+    lease_owner = $19::text, lease_expires_at = $20::timestamptz
   WHERE id = $1 AND seq = $2::integer
   RETURNING id
 ), logged AS (
@@ -65,7 +65,7 @@ SELECT pg_notify($13, $14) FROM created`,
   DELETE FROM ${s}.task_events
   WHERE $18::boolean AND task_id = (SELECT id FROM updated) AND seq <= $14::integer
 )
-SELECT pg_notify($19, $20) FROM updated`,
+SELECT id FROM updated`,
     ),
     // The task's last seq and its log's start with the events asked for, in one snapshot.
     events: named(

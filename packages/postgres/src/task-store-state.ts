@@ -1,6 +1,7 @@
 import { InvalidInputError, type Task, type TaskEvent, type TaskListener } from '@agentport/core';
 import type { Pool } from 'pg';
 import type { KnownRows } from './task-known.ts';
+import type { TaskNotifier } from './task-notifier.ts';
 import type { TaskSql } from './task-sql.ts';
 
 /** What the task store's steps, reads and relay share. */
@@ -8,6 +9,8 @@ export interface StoreState {
   readonly pool: Pool;
   readonly sql: TaskSql;
   readonly channel: string;
+  /** Sends the notifications of its committed steps. */
+  readonly notifier: TaskNotifier;
   /** This store's name in its notifications, so that it skips its own. */
   readonly instance: string;
   readonly now: () => number;
