@@ -308,7 +308,7 @@ function appendToTask(
  * Creates core's `TaskStore` on PostgreSQL (tables made by `migrate`): each step one statement
  * (the task's row, its events, the notification), listings newest first, finished tasks kept
  * `ttlMs`, and `subscribe` hearing this store's own steps with their events and other processes'
- * (LISTEN/NOTIFY, ids only) as the task fetched then.
+ * (LISTEN/NOTIFY, ids only) as the task fetched then, with its events since.
  *
  * @example
  * const tasks = createPostgresTaskStore({ pool, schema: 'agentport' });
@@ -338,7 +338,7 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Post
   renewals.unref();
   const get = (id: string) => getTask(state, id);
   let feed: TaskFeed | undefined;
-  const relayed = relay(state, get);
+  const relayed = relay(state);
   return {
     create: (input) => createTask(state, input),
     get,

@@ -22,6 +22,26 @@ export async function getTask(state: StoreState, id: string): Promise<Task | und
   return row === undefined ? undefined : taskOf(row);
 }
 
+/**
+ * A task another process changed, with its events after `after` up to its last one (its newest
+ * 100 at most): the events of a relayed change, always the last ones before its `seq`.
+ */
+export async function getRelayed(
+  state: StoreState,
+  id: string,
+  after: number,
+): Promise<{ task: Task; events: readonly TaskEvent[] } | undefined> {
+  const { rows } = await unavailableOr(() =>
+    state.pool.query<TaskRow & { recent: TaskEvent[] | null }>({
+      ...state.sql.relayed,
+      values: [id, new Date(state.now()), Math.min(after, 2 ** 31 - 1)],
+    }),
+  );
+  const row = rows[0];
+  if (row === undefined) return undefined;
+  return { task: taskOf(row), events: Object.freeze(row.recent ?? []) };
+}
+
 /** `events`: the log after `after`, with its two errors, from one snapshot. */
 export async function readEvents(state: StoreState, id: string, options: TaskEventsOptions) {
   const after = countOption(options.after, 'after', 0);

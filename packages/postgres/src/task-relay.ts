@@ -1,5 +1,5 @@
-import type { Task } from '@agentport/core';
-import { NO_EVENTS, notify, type StoreState } from './task-store-state.ts';
+import { getRelayed } from './task-reads.ts';
+import { notify, type StoreState } from './task-store-state.ts';
 
 /** What relays other processes' changes to the listeners. */
 interface Relay {
@@ -14,19 +14,28 @@ const CATCH_UP_MARGIN_MS = 5_000;
 /** At most this many tasks are relayed after a drop (the most recently changed). */
 const CATCH_UP_LIMIT = 1_000;
 
-/** Hands changes another process made to the listeners: the task as it is now, no events. */
-export function relay(state: StoreState, fetch: (id: string) => Promise<Task | undefined>): Relay {
+/** How many events before a notified seq a task first heard of is fetched with. */
+const FIRST_EVENTS = 20;
+
+/**
+ * Hands changes another process made to the listeners: the task as it is now, with its events
+ * since the last change relayed (fetched in the same statement, so a follower here need not read
+ * them; a first change of a task comes with its newest few, and a follower reads what it lacks).
+ */
+export function relay(state: StoreState): Relay {
   const delivered = new Map<string, number>();
   let queue: Promise<void> = Promise.resolve();
   const enqueue = (id: string, seq: number) => {
     // One at a time, so the listeners hear of a task's steps in their order.
     queue = queue.then(async () => {
-      if ((delivered.get(id) ?? 0) >= seq) return;
-      const task = await fetch(id).catch(() => undefined);
-      if (task === undefined) return;
+      const last = delivered.get(id);
+      if ((last ?? 0) >= seq) return;
+      const after = last ?? Math.max(0, seq - FIRST_EVENTS);
+      const relayed = await getRelayed(state, id, after).catch(() => undefined);
+      if (relayed === undefined) return;
       if (delivered.size >= 10_000) delivered.clear();
-      delivered.set(id, task.seq);
-      notify(state, task, NO_EVENTS);
+      delivered.set(id, relayed.task.seq);
+      notify(state, relayed.task, relayed.events);
     });
   };
   return {

@@ -3,6 +3,7 @@ import { TASK_COLUMNS } from './task-rows.ts';
 /** The statements of the task store for a schema (`s`, quoted), each named once per pool. */
 export interface TaskSql {
   readonly get: { name: string; text: string };
+  readonly relayed: { name: string; text: string };
   readonly read: { name: string; text: string };
   readonly create: { name: string; text: string };
   readonly step: { name: string; text: string };
@@ -23,6 +24,16 @@ export function taskSql(schema: string): TaskSql {
   const live = '(expires_at IS NULL OR expires_at > $2)';
   return {
     get: named('get', `SELECT ${TASK_COLUMNS} FROM ${s}.tasks WHERE id = $1 AND ${live}`),
+    // A task another process changed, with its newest events after $3 (100 at most), for the
+    // listeners of a relayed change: their followers need not read them again.
+    relayed: named(
+      'relayed',
+      `SELECT ${TASK_COLUMNS}, (
+  SELECT json_agg(e.event ORDER BY e.seq) FROM ${s}.task_events e
+  WHERE e.task_id = t.id AND e.seq > greatest($3::integer, t.seq - 100, t.earliest_after)
+) AS recent
+FROM ${s}.tasks t WHERE id = $1 AND ${live}`,
+    ),
     // A write reads the task whatever its age: an expired one is finished, and refused as such.
     read: named('read', `SELECT ${TASK_COLUMNS} FROM ${s}.tasks WHERE id = $1`),
     create: named(

@@ -38,9 +38,6 @@ export function leaseOf(state: StoreState, task: Task, at: number): [string | nu
   return [state.instance, new Date(at + state.leaseMs)];
 }
 
-/** The events of a change relayed from another process: none. */
-export const NO_EVENTS: readonly TaskEvent[] = Object.freeze([]);
-
 /** A count option, checked: an integer of 0 or more, else InvalidInputError naming it. */
 export function countOption(value: number | undefined, field: string, fallback: number): number {
   if (value === undefined) return fallback;
