@@ -306,7 +306,7 @@ function appendToTask(
 
 /**
  * Creates core's `TaskStore` on PostgreSQL (tables made by `migrate`): each step one statement
- * (the task's row, its events, the notification), listings newest first, finished tasks kept
+ * (the task's row and its events; the notification sent once it committed), listings newest first, finished tasks kept
  * `ttlMs`, and `subscribe` hearing this store's own steps with their events and other processes'
  * (LISTEN/NOTIFY, ids only) as the task fetched then, with its events since.
  *
