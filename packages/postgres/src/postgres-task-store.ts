@@ -29,7 +29,7 @@ import {
 import { createTaskFeed, type TaskFeed } from './task-feed.ts';
 import { type KnownRow, KnownRows } from './task-known.ts';
 import { claimSubmitted, renewLeases, sweepLostTasks, takeOverLost } from './task-leases.ts';
-import { createTaskNotifier } from './task-notifier.ts';
+import { createTaskNotifier, writeStep } from './task-notifier.ts';
 import { getTask, listTasks, readEvents } from './task-reads.ts';
 import { relay } from './task-relay.ts';
 import { draftOf, frozenTask, type TaskRow } from './task-rows.ts';
@@ -126,25 +126,26 @@ async function createTask(state: StoreState, input: NewTask): Promise<Task> {
     updatedAt: timestamp,
     seq,
   };
-  const result = await unavailableOr(() =>
-    state.pool.query({
-      ...state.sql.create,
-      values: [
-        task.id,
-        contextId,
-        task.agentName,
-        task.status,
-        task.input,
-        JSON.stringify(messages),
-        JSON.stringify(task.metadata),
-        at,
-        seq,
-        start,
-        retainMs,
-        JSON.stringify(kept),
-        ...leaseOf(state, task, created),
-      ],
-    }),
+  const result = await writeStep(
+    state,
+    state.sql.create,
+    state.sql.createNotifying,
+    payloadOf(state, task.id, seq),
+    [
+      task.id,
+      contextId,
+      task.agentName,
+      task.status,
+      task.input,
+      JSON.stringify(messages),
+      JSON.stringify(task.metadata),
+      at,
+      seq,
+      start,
+      retainMs,
+      JSON.stringify(kept),
+      ...leaseOf(state, task, created),
+    ],
   );
   if (result.rowCount === 0) {
     state.leased.delete(input.id);
@@ -152,7 +153,6 @@ async function createTask(state: StoreState, input: NewTask): Promise<Task> {
   }
   frozenTask(task);
   state.known.set({ task, earliestAfter: start, retainMs });
-  state.notifier.send(payloadOf(state, task.id, seq));
   notify(state, task, events);
   return task;
 }
@@ -228,36 +228,31 @@ async function stepTask(state: StoreState, id: string, change: StepChange): Prom
     draft.seq = seq;
     const { start, base: first, kept } = keptEvents(state, seq, base.earliestAfter, events);
     const finished = isTerminalStatus(draft.status) && !isTerminalStatus(base.status);
-    const result = await unavailableOr(() =>
-      state.pool.query({
-        ...state.sql.step,
-        values: [
-          id,
-          base.seq,
-          draft.status,
-          draft.statusMessage === undefined ? null : JSON.stringify(draft.statusMessage),
-          draft.error === undefined ? null : JSON.stringify(draft.error),
-          draft.inputRequest === undefined ? null : JSON.stringify(draft.inputRequest),
-          changes.outputSet,
-          changes.outputSet ? (draft.output ?? null) : null,
-          changes.delta ?? null,
-          changes.messages ? JSON.stringify(draft.messages) : null,
-          changes.artifacts ? JSON.stringify(draft.artifacts) : null,
-          new Date(at),
-          seq,
-          start,
-          finished ? new Date(at + base.retainMs) : null,
-          first,
-          JSON.stringify(kept),
-          start > base.earliestAfter,
-          ...leaseOf(state, draft, at),
-        ],
-      }),
-    );
+    const payload = payloadOf(state, id, seq);
+    const result = await writeStep(state, state.sql.step, state.sql.stepNotifying, payload, [
+      id,
+      base.seq,
+      draft.status,
+      draft.statusMessage === undefined ? null : JSON.stringify(draft.statusMessage),
+      draft.error === undefined ? null : JSON.stringify(draft.error),
+      draft.inputRequest === undefined ? null : JSON.stringify(draft.inputRequest),
+      changes.outputSet,
+      changes.outputSet ? (draft.output ?? null) : null,
+      changes.delta ?? null,
+      changes.messages ? JSON.stringify(draft.messages) : null,
+      changes.artifacts ? JSON.stringify(draft.artifacts) : null,
+      new Date(at),
+      seq,
+      start,
+      finished ? new Date(at + base.retainMs) : null,
+      first,
+      JSON.stringify(kept),
+      start > base.earliestAfter,
+      ...leaseOf(state, draft, at),
+    ]);
     if (result.rowCount === 1) {
       const task = frozenTask(draft);
       state.known.set({ task, earliestAfter: start, retainMs: base.retainMs });
-      state.notifier.send(payloadOf(state, id, seq));
       notify(state, task, events);
       return task;
     }

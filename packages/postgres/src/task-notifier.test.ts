@@ -40,4 +40,18 @@ describe('the notifications of committed steps', () => {
     await vi.waitFor(() => expect(heard.get('t0')).toBe(5));
     expect((await b.tasks.get('t0'))?.output).toBe('abc');
   });
+
+  it('notifies a step made alone in its own statement, with nothing sent after it', async () => {
+    const schema = randomSchema();
+    const a = await makeStores({ schema });
+    const b = await makeStores({ schema });
+    const heard: number[] = [];
+    b.tasks.subscribe((task) => heard.push(task.seq));
+    await vi.waitFor(async () => expect(await b.tasks.feedReady()).toBe(true));
+    const notifications = countNotifications(a.pool);
+    await a.tasks.create({ id: 'alone', agentName: 'echo', input: 'hi', metadata: {} });
+    await a.tasks.update('alone', { status: 'working' }, { expectedStatus: 'submitted' });
+    await vi.waitFor(() => expect(heard.at(-1)).toBe(2));
+    expect(notifications()).toBe(0);
+  });
 });

@@ -1,5 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Pool } from 'pg';
+import type { Pool, QueryResult } from 'pg';
+import type { StoreState } from './task-store-state.ts';
+import { unavailableOr } from './unavailable.ts';
 
 /** Most payloads one statement sends. */
 const BATCH = 500;
@@ -10,6 +12,14 @@ const RETRY_MS = 100;
 
 /** What sends the notifications of the steps a store committed. */
 export interface TaskNotifier {
+  /**
+   * A write of a step begins: whether it notifies in its own transaction (no other write of this
+   * store is under way and no notification waits, so it holds the lock alone); `written` must
+   * follow once its statement is over.
+   */
+  writing(): boolean;
+  /** A write `writing` announced is over. */
+  written(): void;
   /** Queues the notification of a committed step. */
   send(payload: string): void;
   /** Sends what is queued, then stops (what cannot be sent is dropped). */
@@ -23,12 +33,16 @@ export interface TaskNotifier {
  * flush); sent apart, steps commit side by side and one short transaction queues many
  * notifications. That transaction writes no data, so it commits without waiting for its flush
  * (`synchronous_commit` off for it alone): a notification says only which step to read, and
- * the step itself was flushed before. Steps of one task are notified in their order.
+ * the step itself was flushed before. A write made while no other one is under way notifies
+ * in its own transaction still (one round trip less for a lone step, nothing to serialize
+ * against); notifications may then overtake queued ones, which a reader's relay allows (it
+ * fetches the task as it is, and skips a seq it relayed).
  */
 export function createTaskNotifier(pool: Pool, channel: string, name: string): TaskNotifier {
   const pending: string[] = [];
   let sending: Promise<void> | undefined;
   let closed = false;
+  let writes = 0;
   const statement = {
     name,
     text: `WITH quick AS (SELECT set_config('synchronous_commit', 'off', true))
@@ -55,6 +69,13 @@ SELECT pg_notify($1, payload) FROM quick, unnest($2::text[]) AS payload`,
     });
   };
   return {
+    writing() {
+      writes += 1;
+      return writes === 1 && pending.length === 0 && sending === undefined;
+    },
+    written() {
+      writes -= 1;
+    },
     send(payload) {
       if (closed) return;
       pending.push(payload);
@@ -66,4 +87,31 @@ SELECT pg_notify($1, payload) FROM quick, unnest($2::text[]) AS payload`,
       pending.length = 0;
     },
   };
+}
+
+/**
+ * Runs the statement of a step, its notification in it when the notifier says so (a write alone),
+ * else sent by the notifier once the step committed.
+ */
+export async function writeStep(
+  state: StoreState,
+  plain: { name: string; text: string },
+  notifying: { name: string; text: string },
+  payload: string,
+  values: unknown[],
+): Promise<QueryResult> {
+  const inline = state.notifier.writing();
+  try {
+    const result = await unavailableOr(() =>
+      state.pool.query(
+        inline
+          ? { ...notifying, values: [...values, state.channel, payload] }
+          : { ...plain, values },
+      ),
+    );
+    if (result.rowCount === 1 && !inline) state.notifier.send(payload);
+    return result;
+  } finally {
+    state.notifier.written();
+  }
 }

@@ -7,6 +7,9 @@ export interface TaskSql {
   readonly read: { name: string; text: string };
   readonly create: { name: string; text: string };
   readonly step: { name: string; text: string };
+  /** `create` and `step` that also notify, in their own transaction (see TaskNotifier). */
+  readonly createNotifying: { name: string; text: string };
+  readonly stepNotifying: { name: string; text: string };
   readonly events: { name: string; text: string };
   readonly list: string;
   readonly deleteExpired: { name: string; text: string };
@@ -22,7 +25,7 @@ export function taskSql(schema: string): TaskSql {
   const s = `"${schema}"`;
   const named = (name: string, text: string) => ({ name: `agentport.${schema}.${name}`, text });
   const live = '(expires_at IS NULL OR expires_at > $2)';
-  return {
+  const statements = {
     get: named('get', `SELECT ${TASK_COLUMNS} FROM ${s}.tasks WHERE id = $1 AND ${live}`),
     // A task another process changed, with its newest events after $3 (100 at most), for the
     // listeners of a relayed change: their followers need not read them again.
@@ -99,6 +102,19 @@ ORDER BY sequence DESC LIMIT $6`,
       `SELECT id, seq FROM ${s}.tasks WHERE updated_at >= $1 ORDER BY updated_at DESC LIMIT $2`,
     ),
     ...leaseSql(s, named),
+  };
+  // The same writes with the notification as their last part: $15, $16 of a create, $21, $22 of a step.
+  const notifying = (statement: { name: string; text: string }, from: string, params: string) => ({
+    name: `${statement.name}-notifying`,
+    text: statement.text.replace(
+      `\nSELECT id FROM ${from}`,
+      `\nSELECT pg_notify(${params}) FROM ${from}`,
+    ),
+  });
+  return {
+    ...statements,
+    createNotifying: notifying(statements.create, 'created', '$15, $16'),
+    stepNotifying: notifying(statements.step, 'updated', '$21, $22'),
   };
 }
 
