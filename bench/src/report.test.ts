@@ -151,6 +151,18 @@ describe('renderReport, cross-replica scenarios', () => {
     expect(text).toContain("clock of A minus the reader's: 0.001 ms (+/- 0.046)");
   });
 
+  it('holds SendMessage on PostgreSQL to 3x the SDK on its DatabaseTaskStore, round by round', () => {
+    const load = {
+      'pg-send/gateway': { ...figures(1_300), roundsPerSecond: [1_200, 1_300, 1_350] },
+      'pg-send/sdk-express': { ...figures(400), roundsPerSecond: [500, 400, 350] },
+    };
+    const { text } = renderReport({ ...replicas, load }, info);
+    // Rounds 2.4x, 3.25x and 3.857x: their median.
+    expect(line(text, 'SendMessage (Task), PostgreSQL, vs SDK DatabaseTaskStore')).toMatch(
+      /3\.250x\s+>= 3x\s+yes/,
+    );
+  });
+
   it('shows the table and its targets only when the scenarios ran', () => {
     const { markdown } = renderReport(replicas, info);
     expect(markdown).toContain('### PostgreSQL replicas: cross-replica event and cancel');

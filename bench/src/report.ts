@@ -260,6 +260,14 @@ function targetRows(results: Results): Rows {
     cold < 300,
   );
   for (const row of adapterTargetRows(results, pairedRatio)) push(...row);
+  const postgresRatio = pairedRatio(results, 'pg-send/gateway', 'pg-send/sdk-express');
+  add(
+    'SendMessage (Task), PostgreSQL, vs SDK DatabaseTaskStore',
+    x(postgresRatio),
+    '>= 3x',
+    postgresRatio,
+    postgresRatio >= 3,
+  );
   for (const row of replicaTargetRows(results)) push(...row);
   return rows;
 }
