@@ -71,6 +71,10 @@ describe('validateConfig', () => {
       /^Invalid config: store\.postgres\.schema: must be a lower-case SQL name/,
     ],
     [{ store: { redis: {} } }, /^Invalid config: store/],
+    [
+      { store: { postgres: { url: 'postgres://x/db', leaseMS: 2_000 } } },
+      /^Invalid config: store\.postgres: Unrecognized key: "leaseMS"/,
+    ],
     [{ requireRemotes: 'yes' }, /^Invalid config: requireRemotes: /],
     [{ colour: 'blue' }, /^Invalid config: \(root\): .*colour/],
     // Node would fire a longer timer after 1 ms: shutdown would cut every request at once.

@@ -245,14 +245,19 @@ const configSchema = z.strictObject({
   a2aReplyWith: z.enum(['task', 'message']).optional(),
   store: z
     .object({
-      postgres: z.object({
-        url: z.url({ protocol: /^postgres(ql)?$/, message: 'must be a postgres:// URL' }),
-        schema: z
-          .string()
-          .regex(/^[a-z_][a-z0-9_]{0,47}$/, 'must be a lower-case SQL name (letters, digits, _)')
-          .optional(),
-        leaseMs: z.number().int().min(100).max(MAX_TIMER_MS).optional(),
-      }),
+      postgres: z
+        .object({
+          url: z.url({ protocol: /^postgres(ql)?$/, message: 'must be a postgres:// URL' }),
+          schema: z
+            .string()
+            .regex(
+              /^[a-z_][a-z0-9_]{0,47}$/,
+              'must be a lower-case SQL name of at most 48 characters (letters, digits, _)',
+            )
+            .optional(),
+          leaseMs: z.number().int().min(100).max(MAX_TIMER_MS).optional(),
+        })
+        .strict(),
     })
     .strict()
     .optional(),

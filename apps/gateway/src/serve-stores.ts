@@ -83,7 +83,10 @@ export async function openServeStores(
     ...(postgres.schema === undefined ? {} : { schema: postgres.schema }),
     ...(postgres.leaseMs === undefined ? {} : { leaseMs: postgres.leaseMs }),
   });
-  if (!(await migrateWhenReachable(stores, logger, signal))) {
+  // Where the tasks are (never the URL, which may hold a password): host, database, schema.
+  const { host, pathname } = new URL(postgres.url);
+  const where = { host, database: pathname.slice(1), schema: postgres.schema ?? 'agentport' };
+  if (!(await migrateWhenReachable(stores, logger.child(where), signal))) {
     await stores.close();
     return undefined;
   }
