@@ -30,13 +30,14 @@ export function startClaims(
     if (stopped || polling || room <= 0) return;
     polling = true;
     const before = Date.now() - intervalMs;
+    const limit = Math.min(100, room);
     (store.claimSubmitted === undefined
-      ? waitingTasks(store, agentName, before, room)
-      : store.claimSubmitted(agentName, room, new Date(before))
+      ? waitingTasks(store, agentName, before, limit)
+      : store.claimSubmitted(agentName, limit, new Date(before))
     )
       .then(async (ids) => {
         for (const id of ids) slots.start(id);
-        const left = room - ids.length;
+        const left = limit - ids.length;
         if (!options.retryLost || store.takeOverLost === undefined || left <= 0) return;
         // The runs of a retry-safe agent that died with their process are made again here.
         for (const id of await store.takeOverLost(agentName, left)) options.rerun(id);
