@@ -1,7 +1,12 @@
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { InvalidInputError } from '@agentport/core';
+import {
+  createMemoryTaskStore,
+  createTaskRunner,
+  InvalidInputError,
+  type TaskStore,
+} from '@agentport/core';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { describe, expect, it, vi } from 'vitest';
 import { createA2ASdkServer } from './server.ts';
@@ -518,3 +523,42 @@ describe('createA2ASdkServer', () => {
 function gzipIf(headers: Record<string, string>, body: Buffer): Buffer {
   return headers['content-encoding'] === 'gzip' ? gzipSync(body) : body;
 }
+
+/** A store counting the reads of a task (a round trip each on a database). */
+function countedStore(): { store: TaskStore; reads: () => number } {
+  const store = createMemoryTaskStore();
+  let reads = 0;
+  return {
+    store: {
+      ...store,
+      get: (id) => {
+        reads += 1;
+        return store.get(id);
+      },
+    },
+    reads: () => reads,
+  };
+}
+
+describe('the reads of a SendMessage', () => {
+  it('reads the task it runs once, however many times the SDK saves its copy', async () => {
+    const { store, reads } = countedStore();
+    const agent = createEchoAgent();
+    const runner = createTaskRunner({ agent, store });
+    const { app } = createA2ASdkServer({ agent, card: config, runner });
+    const response = await app.request('/jsonrpc', {
+      method: 'POST',
+      headers: V1,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendMessage',
+        params: { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hello' }] } },
+      }),
+    });
+    const answer = await response.json();
+    expect(answer.result.task).toMatchObject({ status: { state: 'TASK_STATE_COMPLETED' } });
+    // The follow starts from the task the runner created; of the saves, the first reads.
+    expect(reads()).toBe(1);
+  });
+});

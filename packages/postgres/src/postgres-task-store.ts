@@ -301,9 +301,10 @@ function appendToTask(
 
 /**
  * Creates core's `TaskStore` on PostgreSQL (tables made by `migrate`): each step one statement
- * (the task's row and its events; the notification sent once it committed), listings newest first, finished tasks kept
- * `ttlMs`, and `subscribe` hearing this store's own steps with their events and other processes'
- * (LISTEN/NOTIFY, ids only) as the task fetched then, with its events since.
+ * (the task's row and its events; the notification sent once it committed), listings newest
+ * first, finished tasks kept `ttlMs`, and `subscribe` hearing this store's own steps with their
+ * events and other processes' (LISTEN/NOTIFY, ids only) as the task fetched then, with its
+ * events since.
  *
  * @example
  * const tasks = createPostgresTaskStore({ pool, schema: 'agentport' });

@@ -94,7 +94,6 @@ class StoredMessages {
     for (const message of task.history ?? []) {
       if (message.role === Role.ROLE_USER && !ids.has(message.messageId)) return false;
     }
-    if (isTerminalState(task.status?.state)) this.forget(task.id);
     return true;
   }
 
@@ -213,12 +212,13 @@ export function createCoreTaskStore(runner: TaskRunner): TaskStore {
     },
     async save(task) {
       // The SDK saves its copy after each change: most saves add nothing the store lacks.
-      if (stored.holdsAll(task)) return;
-      const current = await runner.store.get(task.id);
-      if (current === undefined) await storeEnded(runner, task);
-      else if (current.agentName === runner.agent.name) {
-        stored.note(current);
-        await addFollowUps(runner, current, task);
+      if (!stored.holdsAll(task)) {
+        const current = await runner.store.get(task.id);
+        if (current === undefined) await storeEnded(runner, task);
+        else if (current.agentName === runner.agent.name) {
+          stored.note(current);
+          await addFollowUps(runner, current, task);
+        }
       }
       if (isTerminalState(task.status?.state)) stored.forget(task.id);
     },
