@@ -1,4 +1,4 @@
-import { createMemoryTaskStore, type Task } from '@agentport/core';
+import { createMemoryTaskStore, defineAgent, type Task, type TaskStore } from '@agentport/core';
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { readSSEEvents } from '@agentport/http/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -163,6 +163,53 @@ describe('GET /tasks/{id}/events for a reader behind the retention of the log', 
     const snapshots = events.filter((event) => event.event === 'task');
     expect(snapshots.length).toBeGreaterThan(1);
     expect(output === input).toBe(true);
+    expect(status).toBe('completed');
+  });
+});
+
+describe('GET /tasks/{id}/events when retention outruns every read of the log', () => {
+  it('writes its new task snapshots at the pace of the reader, which ends with the whole task', async () => {
+    // Each read of the log waits a few milliseconds, in which the agent appends more than the
+    // store keeps: every read finds its events dropped, and the route sends the task instead.
+    const memory = createMemoryTaskStore({ maxEventsPerTask: 50 });
+    const store: TaskStore = Object.assign(Object.create(memory) as TaskStore, {
+      async events(...args: Parameters<TaskStore['events']>) {
+        await new Promise((resolve) => setTimeout(resolve, 3));
+        return memory.events(...args);
+      },
+    });
+    const chunk = 'x'.repeat(1_000);
+    const bursts = 40;
+    const agent = defineAgent({
+      name: 'bursts',
+      description: 'Writes 100 KB at a time',
+      async *run() {
+        for (let burst = 0; burst < bursts; burst += 1) {
+          for (let index = 0; index < 100; index += 1) yield { type: 'text-delta', delta: chunk };
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+      },
+    });
+    const server = createA2AHttpServer({ agent, store });
+    servers.push(server);
+    const created = await postJson(server.app, '/tasks', { input: 'go' });
+    const { task } = (await created.json()) as { task: Task };
+    const response = await server.app.request(`/tasks/${task.id}/events`);
+    // The reader takes nothing until the task is done: the snapshots, 4 MB in all written
+    // back to back, would pass the writer's 1 MiB cap on a slow reader.
+    await server.runner.wait(task.id);
+    const events = await readSSEEvents(response);
+    expect(events.filter((event) => event.event === 'error')).toEqual([]);
+    let output = '';
+    let status = '';
+    for (const event of events) {
+      const data = JSON.parse(event.data);
+      if (event.event === 'task') ({ output = '', status } = data.task);
+      else if (event.event === 'text-delta') output += data.delta;
+      else if (event.event === 'status-update') status = data.status;
+    }
+    expect(events.filter((event) => event.event === 'task').length).toBeGreaterThan(1);
+    expect(output.length).toBe(bursts * 100 * chunk.length);
     expect(status).toBe('completed');
   });
 });

@@ -18,10 +18,33 @@ export interface TaskEventsOptions {
   heartbeatMs?: number | undefined;
 }
 
-/** Writes the task as it is, as a `task` event numbered by its `seq`; whether it is finished. */
-function writeSnapshot(writer: SSEWriter, task: Task): boolean {
-  writer.write({ event: 'task', data: JSON.stringify({ task: wireTask(task) }), id: task.seq });
-  return isTerminalStatus(task.status);
+/**
+ * Writes a stream's events, waiting for its reader once {@link WRITTEN_BEFORE_DRAIN} characters
+ * (events and task snapshots alike) were written since it last caught up.
+ */
+class PacedWriter {
+  readonly writer: SSEWriter;
+  #written = 0;
+
+  constructor(writer: SSEWriter) {
+    this.writer = writer;
+  }
+
+  /** Writes an event; false once the stream has ended. */
+  async write(event: string, data: string, id: number): Promise<boolean> {
+    if (!this.writer.write({ event, data, id })) return false;
+    this.#written += data.length;
+    if (this.#written >= WRITTEN_BEFORE_DRAIN) {
+      await this.writer.drained();
+      this.#written = 0;
+    }
+    return !this.writer.closed;
+  }
+
+  /** Writes the task as it is, as a `task` event numbered by its `seq`; whether the stream goes on. */
+  snapshot(task: Task): Promise<boolean> {
+    return this.write('task', JSON.stringify({ task: wireTask(task) }), task.seq);
+  }
 }
 
 /**
@@ -31,20 +54,14 @@ function writeSnapshot(writer: SSEWriter, task: Task): boolean {
  * its sequence number as its id.
  */
 async function writeEntries(
-  writer: SSEWriter,
+  paced: PacedWriter,
   runner: TaskRunner,
   id: string,
   after: number,
 ): Promise<void> {
-  let written = 0;
-  for await (const { seq, event } of runner.follow(id, { after, signal: writer.signal })) {
-    const data = JSON.stringify(wireEvent(event));
-    if (!writer.write({ event: event.type, data, id: seq })) return;
-    written += data.length;
-    if (written >= WRITTEN_BEFORE_DRAIN) {
-      await writer.drained();
-      written = 0;
-    }
+  const { signal } = paced.writer;
+  for await (const { seq, event } of runner.follow(id, { after, signal })) {
+    if (!(await paced.write(event.type, JSON.stringify(wireEvent(event)), seq))) return;
   }
 }
 
@@ -52,10 +69,12 @@ async function writeEntries(
  * Writes a task's log after `after` until the task ends. A reader that falls so far behind that
  * retention drops the events it has not read yet (a task appending faster than it reads, past
  * the store's per-task cap) is sent the task as it is then, as a new `task` event, and the log
- * after that: it skips what it could no longer be given, and misses nothing of the task.
+ * after that: it skips what it could no longer be given, and misses nothing of the task. Those
+ * snapshots are paced as events are, so however often retention outruns the reader, its backlog
+ * stays bounded.
  */
 async function writeLog(
-  writer: SSEWriter,
+  paced: PacedWriter,
   runner: TaskRunner,
   id: string,
   after: number,
@@ -63,12 +82,14 @@ async function writeLog(
   let from = after;
   for (;;) {
     try {
-      await writeEntries(writer, runner, id, from);
+      await writeEntries(paced, runner, id, from);
       return;
     } catch (error) {
       if (!AgentPortError.isInstance(error) || error.code !== 'events_expired') throw error;
       const task = await runner.get(id);
-      if (writer.closed || writeSnapshot(writer, task)) return;
+      if (paced.writer.closed || !(await paced.snapshot(task)) || isTerminalStatus(task.status)) {
+        return;
+      }
       from = task.seq;
     }
   }
@@ -96,9 +117,10 @@ export function taskEventsHandler(options: TaskEventsOptions) {
     return streamSSE(
       context,
       async (writer) => {
-        if (after !== undefined) return writeLog(writer, runner, id, after);
-        if (writeSnapshot(writer, task)) return;
-        await writeLog(writer, runner, id, task.seq);
+        const paced = new PacedWriter(writer);
+        if (after !== undefined) return writeLog(paced, runner, id, after);
+        if (!(await paced.snapshot(task)) || isTerminalStatus(task.status)) return;
+        await writeLog(paced, runner, id, task.seq);
       },
       sseOptions,
     );
