@@ -14,6 +14,7 @@ import {
   isTerminalStatus,
   TaskNotWaitingError,
 } from '@agentport/core';
+import { noteCreatedTask } from '../store/core-task-store.ts';
 import { a2aTaskOf, coreMessageOf } from '../store/task-view.ts';
 import { publishTaskLog } from './log-bridge.ts';
 import { canceledTask, type MessageReplyRequest, replyToMessage } from './message-reply.ts';
@@ -212,9 +213,8 @@ async function taskToFollow(
   if (created.id !== taskId) {
     return { taskId: created.id, after: created.seq, resumed: true, task: a2aTaskOf(created) };
   }
-  // A task created started has its `working` update in its log already: published from there.
-  const after = created.status === 'working' ? created.seq - 1 : created.seq;
-  return { taskId, after, resumed: requestContext.task !== undefined, created };
+  noteCreatedTask(runner, created);
+  return { taskId, after: created.seq, resumed: requestContext.task !== undefined, created };
 }
 
 /**

@@ -60,12 +60,14 @@ class LogPublisher {
   /** The text of the output artifact published so far. */
   #text: string;
 
-  constructor(publisher: TaskPublisher, task: Task, resumed: boolean) {
+  constructor(publisher: TaskPublisher, task: Task, resumed: boolean, created?: CoreTask) {
     this.#publisher = publisher;
     // The task event waits for the run's `working` (and carries it, with the first text); a
     // task still `submitted` at the end of the tick (every slot taken) is published so then.
     if (resumed) publisher.open(task);
     else publisher.begin(task);
+    // Created started: its log's `working` update is before the events followed.
+    if (created?.status === 'working') publisher.working();
     const output = task.artifacts?.find(({ artifactId }) => artifactId === OUTPUT_ARTIFACT_ID);
     this.#text = output === undefined ? '' : textOfParts(output.parts);
   }
@@ -162,7 +164,7 @@ export async function publishTaskLog(
   publisher: TaskPublisher,
   options: PublishLogOptions,
 ): Promise<void> {
-  const reader = new LogPublisher(publisher, task, options.resumed);
+  const reader = new LogPublisher(publisher, task, options.resumed, options.created);
   const signal = options.signal === undefined ? {} : { signal: options.signal };
   let from = after;
   let known = options.created;

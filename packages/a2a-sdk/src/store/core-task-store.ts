@@ -102,6 +102,26 @@ class StoredMessages {
   }
 }
 
+/** What the store bridges over each runner know of its stored messages (a server has one). */
+const storedByRunner = new WeakMap<TaskRunner, StoredMessages>();
+
+function storedMessagesOf(runner: TaskRunner): StoredMessages {
+  let stored = storedByRunner.get(runner);
+  if (stored === undefined) {
+    stored = new StoredMessages();
+    storedByRunner.set(runner, stored);
+  }
+  return stored;
+}
+
+/**
+ * Tells the store bridges over `runner` of a task it created with the caller's message: the
+ * SDK's first save of it, which holds that message, has nothing to add and reads nothing.
+ */
+export function noteCreatedTask(runner: TaskRunner, task: CoreTask): void {
+  storedMessagesOf(runner).note(task);
+}
+
 /**
  * Adds to a stored task the caller's messages the SDK's copy has and it has not (a follow-up
  * message the SDK's handler put in the history): everything else the runner wrote already. A
@@ -200,7 +220,7 @@ async function listTasks(runner: TaskRunner, params: ListTasksRequest): Promise<
  * caller, as on the hand-rolled surface.
  */
 export function createCoreTaskStore(runner: TaskRunner): TaskStore {
-  const stored = new StoredMessages();
+  const stored = storedMessagesOf(runner);
   return {
     async load(taskId) {
       try {

@@ -13,7 +13,9 @@ export interface TaskFollowOptions {
   /**
    * The task as the caller has it, at or before `after`: the follow starts from it instead of
    * reading the task first (a task it just created, say). One that is finished or paused is read
-   * anyway, so that only the store says the follow has nothing more to wait for.
+   * anyway, so that only the store says the follow has nothing more to wait for. When `after` is
+   * its `seq` and the runner has heard of no change since (a task it has just created started),
+   * the follow reads nothing at all: whatever comes next, it hears.
    */
   task?: Task;
 }
@@ -24,6 +26,11 @@ export interface EventSource {
   get(): Promise<Task>;
   /** Its events after `after` (see `TaskStore.events`). */
   read(after: number): Promise<readonly TaskLogEntry[]>;
+  /**
+   * The seq of the last change heard of the task, when every change since its creation was
+   * heard (undefined otherwise): nothing after it was heard yet, so nothing is there to read.
+   */
+  heard?(): number | undefined;
   /** Hears its changes (see `TaskListener`) until the returned function is called; `onEnd` once no more will be heard. */
   listen(
     onChange: (task: Task, events: readonly TaskEvent[]) => void,
@@ -124,14 +131,15 @@ export async function* followEvents(
   signal?.addEventListener('abort', heard.wake, { once: true });
   try {
     const known = options.task;
-    const task =
-      known === undefined || isTerminalStatus(known.status) || isInterruptedStatus(known.status)
-        ? await source.get()
-        : known;
+    const fresh =
+      known !== undefined && !isTerminalStatus(known.status) && !isInterruptedStatus(known.status);
+    const task = fresh ? known : await source.get();
     let last = options.after ?? 0;
+    // Listening already, with nothing heard past the caller's task: all that comes is heard.
+    const caughtUp = fresh && last === task.seq && source.heard?.() === last;
     // Whether the last event yielded paused the task: once caught up, the follow ends there.
     let paused = false;
-    for (const entry of await source.read(last)) {
+    for (const entry of caughtUp ? [] : await source.read(last)) {
       last = entry.seq;
       yield entry;
       if (endsTask(entry.event) || signal?.aborted) return;

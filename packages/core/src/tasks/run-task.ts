@@ -39,6 +39,11 @@ export interface RunShared {
   readonly resuming: Set<string>;
   /** The tasks created `working` in a slot taken for them, as created: their runs start there. */
   readonly started: Map<string, Task>;
+  /**
+   * The seq of the last change heard of each task created started here, from its creation until
+   * its run ends: a follow from that seq has nothing to read (see `runnerSource`).
+   */
+  readonly heard: Map<string, number>;
 }
 
 /**
@@ -229,6 +234,7 @@ export async function runTask(
     const patch = endPatch({ type: 'error', code, message }, progress.takePending());
     await store.update(id, patch, FROM_UNFINISHED).catch(() => undefined);
   } finally {
+    shared.heard.delete(id);
     slots.finished(id, controller);
   }
 }

@@ -84,13 +84,14 @@ const NO_EVENTS: readonly TaskEvent[] = Object.freeze([]);
  */
 export function runnerSource(
   id: string,
-  store: TaskStore,
+  shared: RunShared,
   get: (id: string) => Promise<Task>,
   watchers: TaskWatchers,
 ): EventSource {
   return {
     get: () => get(id),
-    read: (after) => store.events(id, { after }),
+    read: (after) => shared.store.events(id, { after }),
+    heard: () => shared.heard.get(id),
     listen(onChange, onEnd) {
       const watcher: Watcher = (task, events) => {
         if (task === undefined) onEnd();

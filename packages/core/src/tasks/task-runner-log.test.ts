@@ -6,6 +6,7 @@ import type { Message } from '../message.ts';
 import { createMemoryTaskStore } from './memory-task-store.ts';
 import type { TaskLogEntry } from './task-event.ts';
 import { createTaskRunner } from './task-runner.ts';
+import type { TaskStore } from './task-store.ts';
 
 /** An agent that yields `count` deltas a few milliseconds apart. */
 function trickle(count: number) {
@@ -69,6 +70,39 @@ describe('createTaskRunner and the event log', () => {
       'status:completed',
     ]);
     expect((await runner.get(task.id)).seq).toBe(8);
+  });
+
+  it('follows a task it has just created started from its seq without reading the store', async () => {
+    const memory = createMemoryTaskStore();
+    let reads = 0;
+    const store: TaskStore = {
+      ...memory,
+      get: (id) => {
+        reads += 1;
+        return memory.get(id);
+      },
+      events: (id, options) => {
+        reads += 1;
+        return memory.events(id, options);
+      },
+    };
+    const runner = createTaskRunner({ agent: trickle(3), store });
+    const created = await runner.submit('go', { startWorking: true });
+    const entries: TaskLogEntry[] = [];
+    for await (const entry of runner.follow(created.id, { task: created, after: created.seq })) {
+      entries.push(entry);
+    }
+    expect(kinds(entries)).toEqual(['text-delta', 'text-delta', 'text-delta', 'status:completed']);
+    expect(reads).toBe(0);
+    // A change heard before the follow listened is read: nothing is missed.
+    const second = await runner.submit('go', { startWorking: true });
+    while ((await memory.get(second.id))?.seq === second.seq) await sleep(1);
+    const late: TaskLogEntry[] = [];
+    for await (const entry of runner.follow(second.id, { task: second, after: second.seq })) {
+      late.push(entry);
+    }
+    expect(kinds(late)).toEqual(['text-delta', 'text-delta', 'text-delta', 'status:completed']);
+    expect(reads).toBeGreaterThan(0);
   });
 
   it('resumes a dropped follower after the last event it got: nothing missed, nothing twice', async () => {

@@ -233,7 +233,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       return store.events(id, eventsOptions);
     },
     follow(id, followOptions) {
-      return followEvents(runnerSource(id, store, get, watchers), followOptions);
+      return followEvents(runnerSource(id, shared, get, watchers), followOptions);
     },
 
     close: () => {
@@ -266,6 +266,8 @@ function runSlotsOf(
     if (task.agentName !== agent.name) return;
     // Whichever process canceled it, the agent running it here stops now and frees its slot.
     if (task.status === 'canceled') slots.canceled(task.id);
+    const heard = shared.heard.get(task.id);
+    if (heard !== undefined && task.seq > heard) shared.heard.set(task.id, task.seq);
     watchers.notify(task, events);
   });
   if (options.claimTasks === true) {
@@ -310,6 +312,7 @@ async function createToRun(
     task,
     start: () => {
       shared.started.set(task.id, task);
+      shared.heard.set(task.id, task.seq);
       slots.runReserved(task.id);
     },
   };
@@ -324,6 +327,7 @@ function sharedOf(options: TaskRunnerOptions): RunShared {
     maxHistory: options.maxHistory ?? DEFAULT_MAX_HISTORY,
     resuming: new Set(),
     started: new Map(),
+    heard: new Map(),
   };
 }
 
