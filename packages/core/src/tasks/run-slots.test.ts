@@ -42,6 +42,24 @@ describe('RunSlots', () => {
     expect(started).toEqual(['a', 'c']);
   });
 
+  it("gives a run's slot to the next task once its agent is done, keeping the run until it ends", () => {
+    const { slots, started, controllers, end } = slotsOf(1);
+    for (const id of ['a', 'b', 'c']) slots.start(id);
+    slots.agentDone('a', controllers.get('a') as AbortController);
+    expect(started).toEqual(['a', 'b']);
+    // Still here until it ends: not started twice, and its end frees nothing more.
+    slots.start('a');
+    slots.agentDone('a', controllers.get('a') as AbortController);
+    expect(started).toEqual(['a', 'b']);
+    end('a');
+    expect(started).toEqual(['a', 'b']);
+    slots.agentDone('b', controllers.get('b') as AbortController);
+    slots.canceled('b');
+    expect(started).toEqual(['a', 'b', 'c']);
+    expect(slots.room()).toBe(0);
+    expect(slots.drain()).toEqual(['c']);
+  });
+
   it('drains the queue and releases every run still on', () => {
     const { slots, started, controllers } = slotsOf(1);
     for (const id of ['a', 'b']) slots.start(id);

@@ -14,6 +14,8 @@ export class RunSlots {
   /** The ids in the queue, to find one at once. */
   readonly #queued = new Set<string>();
   readonly #running = new Map<string, AbortController>();
+  /** The runs whose agents are done while their ends are written: running, not counted. */
+  readonly #ending = new Set<AbortController>();
   #active = 0;
 
   constructor(maxConcurrency: number, run: SlotRun) {
@@ -69,6 +71,18 @@ export class RunSlots {
     this.#queue.splice(this.#queue.indexOf(id), 1);
   }
 
+  /**
+   * A run's agent is done: its slot goes to the next task while the run writes its end (a slot
+   * held through the store's round trips would bound the store's throughput, not the agents).
+   * The run is still here until `finished`: it is not started twice, and a close cancels it.
+   */
+  agentDone(id: string, controller: AbortController): void {
+    if (this.#running.get(id) !== controller || this.#ending.has(controller)) return;
+    this.#ending.add(controller);
+    this.#active -= 1;
+    this.#pump();
+  }
+
   /** A run is over: frees its slot (unless a cancel freed it already) and starts the next. */
   finished(id: string, controller: AbortController): void {
     if (this.#free(id, controller)) this.#pump();
@@ -91,7 +105,7 @@ export class RunSlots {
   #free(id: string, controller: AbortController): boolean {
     if (this.#running.get(id) !== controller) return false;
     this.#running.delete(id);
-    this.#active -= 1;
+    if (!this.#ending.delete(controller)) this.#active -= 1;
     return true;
   }
 

@@ -40,8 +40,9 @@ export interface RunShared {
   /** The tasks created `working` in a slot taken for them, as created: their runs start there. */
   readonly started: Map<string, Task>;
   /**
-   * The seq of the last change heard of each task created started here, from its creation until
-   * its run ends: a follow from that seq has nothing to read (see `runnerSource`).
+   * The seq of the last change heard of each task created here to run, from its creation until
+   * its run ends (or it ends unrun): a follow from that seq has nothing to read (see
+   * `runnerSource`).
    */
   readonly heard: Map<string, number>;
 }
@@ -195,7 +196,8 @@ async function endTask(
  * paused (`input-required`), its progress events appended to the task's log as they come (the
  * text deltas growing its output, artifact chunks its artifacts); a canceled task is left as the
  * cancel wrote it. The run gets the task's newest message, the conversation's earlier messages
- * and, when it answers a pause, the state the pause left. Never rejects; frees its slot once over.
+ * and, when it answers a pause, the state the pause left. Never rejects; frees its slot once its
+ * agent is done (its end is written after).
  */
 export async function runTask(
   shared: RunShared,
@@ -222,6 +224,8 @@ export async function runTask(
       // What the agent throws (its stream on call, or a step) is its failure, as on every
       // other surface; an append that failed is the store's.
       throw progress.failedWith(error) ? error : toAgentFailure(error, agent.name);
+    } finally {
+      slots.agentDone(id, controller);
     }
     // Canceled: the task says so already.
     if (signal.aborted) return;

@@ -94,6 +94,18 @@ describe('createTaskRunner and the event log', () => {
     }
     expect(kinds(entries)).toEqual(['text-delta', 'text-delta', 'text-delta', 'status:completed']);
     expect(reads).toBe(0);
+    // Created queued behind another run, alike: its start is heard too.
+    const queue = createTaskRunner({ agent: trickle(2), store, maxConcurrency: 1 });
+    const running = await queue.submit('go', { startWorking: true });
+    const queued = await queue.submit('go', { startWorking: true });
+    expect(queued.status).toBe('submitted');
+    const all: TaskLogEntry[] = [];
+    for await (const entry of queue.follow(queued.id, { task: queued, after: queued.seq })) {
+      all.push(entry);
+    }
+    expect(kinds(all)).toEqual(['status:working', 'text-delta', 'text-delta', 'status:completed']);
+    expect(reads).toBe(0);
+    await queue.wait(running.id);
     // A change heard before the follow listened is read: nothing is missed.
     const second = await runner.submit('go', { startWorking: true });
     while ((await memory.get(second.id))?.seq === second.seq) await sleep(1);

@@ -8,6 +8,7 @@ import { createNumericAgent } from '../testing/numeric-agent.ts';
 import { createMemoryTaskStore } from './memory-task-store.ts';
 import type { Task } from './task.ts';
 import { createTaskRunner } from './task-runner.ts';
+import type { TaskStore } from './task-store.ts';
 
 /** An agent that waits until released, and records whether its signal was aborted. */
 function gatedAgent(name = 'gated', options: { ignoreSignal?: boolean } = {}) {
@@ -57,10 +58,11 @@ describe('createTaskRunner', () => {
       metadata: { requestId: 'r1' },
     });
     await runner.wait(second.id);
-    expect(statuses).toEqual([
-      'a working',
+    // The second starts once the first's agent is done (as the first's end is written).
+    expect(statuses.slice(0, 2)).toEqual(['a working', 'b submitted']);
+    expect(statuses.filter((seen) => seen.startsWith('a'))).toEqual(['a working', 'a completed']);
+    expect(statuses.filter((seen) => seen.startsWith('b'))).toEqual([
       'b submitted',
-      'a completed',
       'b working',
       'b completed',
     ]);
@@ -371,6 +373,31 @@ describe('createTaskRunner', () => {
     const done = await Promise.all(tasks.map((task) => runner.wait(task.id)));
     expect(done.every((task) => task.status === 'completed')).toBe(true);
     expect(peak).toBe(2);
+  });
+
+  it('starts the next task once an agent is done, while the end of its task is written', async () => {
+    const memory = createMemoryTaskStore();
+    let release: () => void = () => undefined;
+    const endWritten = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const store: TaskStore = {
+      ...memory,
+      async update(id, patch, options) {
+        if (patch.status === 'completed') await endWritten;
+        return memory.update(id, patch, options);
+      },
+    };
+    const runner = createTaskRunner({ agent: createEchoAgent(), store, maxConcurrency: 1 });
+    const first = await runner.submit('one');
+    const second = await runner.submit('two');
+    // The first's end waits for the store; the second runs meanwhile, to its own end's write.
+    while ((await runner.get(second.id)).status === 'submitted') await sleep(1);
+    expect((await runner.get(first.id)).status).toBe('working');
+    release();
+    const done = await Promise.all([first, second].map((task) => runner.wait(task.id)));
+    expect(done.map((task) => task.output)).toEqual(['one', 'two']);
+    await runner.close();
   });
 
   it('frees the slot of a canceled task whose agent never stops', async () => {

@@ -19,6 +19,7 @@ import {
 } from './runner-steps.ts';
 import type { Task } from './task.ts';
 import type { TaskLogEntry } from './task-event.ts';
+import { isTerminalStatus } from './task-lifecycle.ts';
 import type { TaskEventsOptions, TaskListOptions, TaskPage, TaskStore } from './task-store.ts';
 import { TaskWatchers } from './task-watchers.ts';
 import { cancelTask, cancelUnfinished } from './task-writes.ts';
@@ -31,7 +32,10 @@ export interface TaskRunnerOptions {
   agent: Agent;
   /** Where tasks live; defaults to a new in-memory store. Several runners may share one. */
   store?: TaskStore;
-  /** How many tasks run at once; the rest wait in `submitted` (default 16). */
+  /**
+   * How many tasks' agents run at once; the rest wait in `submitted` (default 16). A slot frees
+   * once its agent is done, while its task's end is written.
+   */
   maxConcurrency?: number;
   /**
    * Where conversations live: each finished turn is appended, each run reads the earlier messages
@@ -267,7 +271,11 @@ function runSlotsOf(
     // Whichever process canceled it, the agent running it here stops now and frees its slot.
     if (task.status === 'canceled') slots.canceled(task.id);
     const heard = shared.heard.get(task.id);
-    if (heard !== undefined && task.seq > heard) shared.heard.set(task.id, task.seq);
+    if (heard !== undefined) {
+      // Ended (a queued task canceled, say): nothing more to hear, whether or not it ran here.
+      if (isTerminalStatus(task.status)) shared.heard.delete(task.id);
+      else if (task.seq > heard) shared.heard.set(task.id, task.seq);
+    }
     watchers.notify(task, events);
   });
   if (options.claimTasks === true) {
@@ -299,7 +307,13 @@ async function createToRun(
   const { store, agent } = shared;
   if (!eager || !slots.reserve()) {
     const task = await createTask(store, agent.name, input, options);
-    return { task, start: () => slots.start(task.id) };
+    return {
+      task,
+      start: () => {
+        shared.heard.set(task.id, task.seq);
+        slots.start(task.id);
+      },
+    };
   }
   let task: Task;
   try {
