@@ -14,7 +14,7 @@ export interface TaskFollowOptions {
    * The task as the caller has it, at or before `after`: the follow starts from it instead of
    * reading the task first (a task it just created, say). One that is finished or paused is read
    * anyway, so that only the store says the follow has nothing more to wait for. When `after` is
-   * its `seq` and the runner has heard of no change since (a task it has just created started),
+   * its `seq` and the runner has heard of no change since (a task it has just created to run),
    * the follow reads nothing at all: whatever comes next, it hears.
    */
   task?: Task;
