@@ -3,6 +3,7 @@ import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { ListenError } from '@agentport/http/node';
 import { createParser } from 'eventsource-parser';
 import { describe, expect, it } from 'vitest';
+import { foldTaskEvents } from '../testing/fold-task-events.ts';
 import { serve } from '../testing/serve.ts';
 import { createA2AHttpServer } from './create-a2a-http-server.ts';
 
@@ -72,14 +73,7 @@ describe('listen', () => {
       }
       // Not cut as slow_reader: task snapshots (a new one whenever the reader fell behind the
       // store's 10,000 events a task), the deltas after each, then the terminal status update.
-      let output = '';
-      let status = '';
-      for (const event of events) {
-        const data = JSON.parse(event.data);
-        if (event.event === 'task') ({ output = '', status } = data.task);
-        else if (event.event === 'text-delta') output += data.delta;
-        else if (event.event === 'status-update') status = data.status;
-      }
+      const { output, status } = foldTaskEvents(events);
       expect(events[0]?.event).toBe('task');
       expect(output === input).toBe(true);
       expect(status).toBe('completed');

@@ -2,6 +2,7 @@ import { createMemoryTaskStore, defineAgent, type Task, type TaskStore } from '@
 import { createEchoAgent, createTickerAgent } from '@agentport/core/agents';
 import { readSSEEvents } from '@agentport/http/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { foldTaskEvents } from '../testing/fold-task-events.ts';
 import { postJson, type Served, serve } from '../testing/serve.ts';
 import { type A2AHttpServer, createA2AHttpServer } from './create-a2a-http-server.ts';
 
@@ -148,18 +149,13 @@ describe('GET /tasks/{id}/events for a reader behind the retention of the log', 
     const response = await server.app.request(`/tasks/${task.id}/events`);
     await server.runner.wait(task.id);
     const events = await readSSEEvents(response);
-    let output = '';
-    let status = '';
     let last = 0;
     for (const event of events) {
       // Ids only grow: what the reader had is never sent twice.
       expect(Number(event.id)).toBeGreaterThan(last);
       last = Number(event.id);
-      const data = JSON.parse(event.data);
-      if (event.event === 'task') ({ output = '', status } = data.task);
-      else if (event.event === 'text-delta') output += data.delta;
-      else if (event.event === 'status-update') status = data.status;
     }
+    const { output, status } = foldTaskEvents(events);
     const snapshots = events.filter((event) => event.event === 'task');
     expect(snapshots.length).toBeGreaterThan(1);
     expect(output === input).toBe(true);
@@ -200,14 +196,7 @@ describe('GET /tasks/{id}/events when retention outruns every read of the log', 
     await server.runner.wait(task.id);
     const events = await readSSEEvents(response);
     expect(events.filter((event) => event.event === 'error')).toEqual([]);
-    let output = '';
-    let status = '';
-    for (const event of events) {
-      const data = JSON.parse(event.data);
-      if (event.event === 'task') ({ output = '', status } = data.task);
-      else if (event.event === 'text-delta') output += data.delta;
-      else if (event.event === 'status-update') status = data.status;
-    }
+    const { output, status } = foldTaskEvents(events);
     expect(events.filter((event) => event.event === 'task').length).toBeGreaterThan(1);
     expect(output.length).toBe(bursts * 100 * chunk.length);
     expect(status).toBe('completed');

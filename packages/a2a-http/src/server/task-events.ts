@@ -87,9 +87,7 @@ async function writeLog(
     } catch (error) {
       if (!AgentPortError.isInstance(error) || error.code !== 'events_expired') throw error;
       const task = await runner.get(id);
-      if (paced.writer.closed || !(await paced.snapshot(task)) || isTerminalStatus(task.status)) {
-        return;
-      }
+      if (!(await paced.snapshot(task)) || isTerminalStatus(task.status)) return;
       from = task.seq;
     }
   }
